@@ -1,0 +1,43 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# affsched - top-level targets.  Everything generated goes to build/.
+#   make demo    the main job: patched 5.10 in a QEMU guest, loads on/off
+#   make check   every test; ends with "N passed, N failed"
+#   make bench   the demo with longer runs (ROUNDS=5 SECONDS_PER_LOAD=30)
+#   make kernel ARCH=x86_64|arm64, make module, make selftests
+#   make base, make apply, make export   (the kernel tree and patches/)
+
+ARCH ?= arm64
+
+demo:
+	scripts/demo.sh
+
+check:
+	scripts/check.sh
+
+bench:
+	ROUNDS=$${ROUNDS:-5} SECONDS_PER_LOAD=$${SECONDS_PER_LOAD:-30} scripts/demo.sh
+
+base:
+	scripts/deps.sh
+	scripts/prepare-base.sh
+
+apply: base
+	scripts/apply-series.sh
+
+export:
+	scripts/export-series.sh
+
+kernel: apply
+	scripts/build-kernel.sh $(ARCH)
+
+module: kernel
+	scripts/build-module.sh $(ARCH)
+
+selftests: apply
+	scripts/build-selftests.sh $(ARCH)
+
+clean:
+	rm -rf build
+
+.PHONY: demo check bench base apply export kernel module selftests clean

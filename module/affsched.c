@@ -1,0 +1,262 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * affsched.ko - debugfs interface to affsched (lock-hold-ratio driven
+ * affinity scheduling).
+ *
+ * Creates /sys/kernel/debug/affsched/ with:
+ *   enable    0 or 1: switch the feature off or on (rw)
+ *   <tunable> one file per tunable, decimal in the tunable's unit (rw)
+ *   tunables  name, value, unit, min, max and default of each tunable (ro)
+ *   stats     one "name value" line per event counter (ro)
+ *
+ * All state lives in the kernel (kernel/sched/affsched.c); this module only
+ * reads and writes it through the exported interface.  A write that is not
+ * a valid value fails with -EINVAL and changes nothing.  Unloading the
+ * module switches the feature off, restores the default tunables and
+ * removes every file.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/debugfs.h>
+#include <linux/fs.h>
+#include <linux/kernel.h>
+#include <linux/module.h>
+#include <linux/seq_file.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+
+#if !__has_include(<linux/sched/affsched.h>)
+#error "this kernel tree lacks the affsched series: apply patches/ to it first"
+#endif
+#include <linux/sched/affsched.h>
+#ifndef CONFIG_SCHED_AFFSCHED
+#error "this kernel is configured without CONFIG_SCHED_AFFSCHED=y"
+#endif
+
+/*
+ * The kernel interface, looked up with symbol_get() at load time rather than
+ * linked: on a kernel without the series the loader would only say "Unknown
+ * symbol", while a lookup lets init say what is missing.  (Weak references
+ * would do the same on x86_64, but arm64's module loader in 5.10 rejects the
+ * GOT relocations they need.)
+ */
+static struct {
+	typeof(&affsched_api_version) api_version;
+	typeof(&affsched_set_enabled) set_enabled;
+	typeof(&affsched_enabled) enabled;
+	typeof(&affsched_tunable_desc) tunable_desc;
+	typeof(&affsched_tunable_get) tunable_get;
+	typeof(&affsched_tunable_set) tunable_set;
+	typeof(&affsched_stat_name) stat_name;
+	typeof(&affsched_stats_snapshot) stats_snapshot;
+} k;
+
+static void affsched_put_interface(void)
+{
+	if (k.api_version)
+		symbol_put(affsched_api_version);
+	if (k.set_enabled)
+		symbol_put(affsched_set_enabled);
+	if (k.enabled)
+		symbol_put(affsched_enabled);
+	if (k.tunable_desc)
+		symbol_put(affsched_tunable_desc);
+	if (k.tunable_get)
+		symbol_put(affsched_tunable_get);
+	if (k.tunable_set)
+		symbol_put(affsched_tunable_set);
+	if (k.stat_name)
+		symbol_put(affsched_stat_name);
+	if (k.stats_snapshot)
+		symbol_put(affsched_stats_snapshot);
+	memset(&k, 0, sizeof(k));
+}
+
+static int affsched_get_interface(void)
+{
+	k.api_version = symbol_get(affsched_api_version);
+	if (!k.api_version) {
+		pr_err("the running kernel lacks the affsched series (CONFIG_SCHED_AFFSCHED=y); apply patches/ and rebuild it\n");
+		return -ENODEV;
+	}
+	if (k.api_version() != AFFSCHED_API_VERSION) {
+		pr_err("kernel interface version %d, module built for %d: rebuild the module against the running kernel\n",
+		       k.api_version(), AFFSCHED_API_VERSION);
+		affsched_put_interface();
+		return -EINVAL;
+	}
+	k.set_enabled = symbol_get(affsched_set_enabled);
+	k.enabled = symbol_get(affsched_enabled);
+	k.tunable_desc = symbol_get(affsched_tunable_desc);
+	k.tunable_get = symbol_get(affsched_tunable_get);
+	k.tunable_set = symbol_get(affsched_tunable_set);
+	k.stat_name = symbol_get(affsched_stat_name);
+	k.stats_snapshot = symbol_get(affsched_stats_snapshot);
+	if (!k.set_enabled || !k.enabled || !k.tunable_desc || !k.tunable_get ||
+	    !k.tunable_set || !k.stat_name || !k.stats_snapshot) {
+		pr_err("the running kernel's affsched interface is incomplete; rebuild kernel and module from one tree\n");
+		affsched_put_interface();
+		return -ENODEV;
+	}
+	return 0;
+}
+
+static struct dentry *affsched_dir;
+
+/* Longest decimal u64 plus newline and NUL. */
+#define VAL_BUF_LEN	24
+
+static ssize_t read_u64(char __user *ubuf, size_t count, loff_t *ppos, u64 val)
+{
+	char buf[VAL_BUF_LEN];
+	int len = scnprintf(buf, sizeof(buf), "%llu\n", val);
+
+	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
+}
+
+static ssize_t enable_read(struct file *file, char __user *ubuf, size_t count,
+			   loff_t *ppos)
+{
+	return read_u64(ubuf, count, ppos, k.enabled());
+}
+
+static ssize_t enable_write(struct file *file, const char __user *ubuf,
+			    size_t count, loff_t *ppos)
+{
+	unsigned int val;
+	int ret;
+
+	ret = kstrtouint_from_user(ubuf, count, 10, &val);
+	if (ret)
+		return ret;
+	if (val > 1)
+		return -EINVAL;
+	ret = k.set_enabled(val);
+	return ret ? ret : count;
+}
+
+static const struct file_operations enable_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.read = enable_read,
+	.write = enable_write,
+	.llseek = default_llseek,
+};
+
+/* The tunable's id is the file's private data (inode->i_private). */
+static unsigned int tunable_id(struct file *file)
+{
+	return (uintptr_t)file_inode(file)->i_private;
+}
+
+static ssize_t tunable_read(struct file *file, char __user *ubuf, size_t count,
+			    loff_t *ppos)
+{
+	u64 val;
+	int ret;
+
+	ret = k.tunable_get(tunable_id(file), &val);
+	if (ret)
+		return ret;
+	return read_u64(ubuf, count, ppos, val);
+}
+
+static ssize_t tunable_write(struct file *file, const char __user *ubuf,
+			     size_t count, loff_t *ppos)
+{
+	u64 val;
+	int ret;
+
+	ret = kstrtou64_from_user(ubuf, count, 10, &val);
+	if (ret)
+		return ret;
+	ret = k.tunable_set(tunable_id(file), val);
+	return ret ? ret : count;
+}
+
+static const struct file_operations tunable_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.read = tunable_read,
+	.write = tunable_write,
+	.llseek = default_llseek,
+};
+
+static int tunables_show(struct seq_file *m, void *v)
+{
+	const struct affsched_tunable_desc *d;
+	unsigned int i;
+	u64 val;
+
+	seq_puts(m, "name value unit min max default\n");
+	for (i = 0; (d = k.tunable_desc(i)); i++) {
+		if (k.tunable_get(i, &val))
+			continue;
+		seq_printf(m, "%s %llu %s %llu %llu %llu\n", d->name, val,
+			   d->unit, d->min, d->max, d->def);
+	}
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(tunables);
+
+static int stats_show(struct seq_file *m, void *v)
+{
+	struct affsched_stats st;
+	const char *name;
+	unsigned int i;
+
+	k.stats_snapshot(&st);
+	for (i = 0; i < AFFSCHED_NR_STATS && (name = k.stat_name(i)); i++)
+		seq_printf(m, "%s %llu\n", name, st.val[i]);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(stats);
+
+static void affsched_restore_defaults(void)
+{
+	const struct affsched_tunable_desc *d;
+	unsigned int i;
+
+	for (i = 0; (d = k.tunable_desc(i)); i++)
+		k.tunable_set(i, d->def);
+}
+
+static int __init affsched_module_init(void)
+{
+	const struct affsched_tunable_desc *d;
+	unsigned int i;
+	int ret;
+
+	ret = affsched_get_interface();
+	if (ret)
+		return ret;
+
+	affsched_dir = debugfs_create_dir("affsched", NULL);
+	if (IS_ERR(affsched_dir)) {
+		pr_err("cannot create the debugfs directory (is debugfs enabled?)\n");
+		affsched_put_interface();
+		return PTR_ERR(affsched_dir);
+	}
+
+	debugfs_create_file("enable", 0600, affsched_dir, NULL, &enable_fops);
+	for (i = 0; (d = k.tunable_desc(i)); i++)
+		debugfs_create_file(d->name, 0600, affsched_dir,
+				    (void *)(uintptr_t)i, &tunable_fops);
+	debugfs_create_file("tunables", 0400, affsched_dir, NULL, &tunables_fops);
+	debugfs_create_file("stats", 0400, affsched_dir, NULL, &stats_fops);
+	return 0;
+}
+
+static void __exit affsched_module_exit(void)
+{
+	/* Waits for readers and writers in flight, so nobody re-enables. */
+	debugfs_remove_recursive(affsched_dir);
+	k.set_enabled(false);
+	affsched_restore_defaults();
+}
+
+module_init(affsched_module_init);
+module_exit(affsched_module_exit);
+
+MODULE_DESCRIPTION("debugfs interface to affsched, lock-hold-ratio driven affinity scheduling");
+MODULE_LICENSE("GPL v2");

@@ -1,0 +1,191 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# check.sh - every test of the project, counted; ends with the line
+# "N passed, N failed" and exits non-zero if anything failed.
+#
+#   series:   patches/series matches the files, checkpatch --strict on each
+#             patch, clean 'git am' on the base, export round trip is
+#             byte-identical, a patch that does not apply is refused cleanly
+#   builds:   every prefix of the series builds (x86_64), x86_64 and arm64
+#             kernels, W=1 on the objects the series touches (no warning the
+#             base does not have), module and selftests for both arches
+#   KUnit:    under UML (kunit.py) and built into both guest kernels
+#   VMs:      the selftests in an x86_64 guest and an arm64 guest
+#
+# Logs: build/check/<test>.log.  SECONDS_PER_LOAD sets the load duration in
+# the guests (default 3).
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+
+logs=$BUILD/check
+rm -rf "$logs"
+mkdir -p "$logs"
+pass=0 fail=0 n=0
+t_load=${SECONDS_PER_LOAD:-3}
+
+# t NAME COMMAND... : run one test, record and print its result
+t() {
+	local name=$1 log
+	shift
+	n=$((n + 1))
+	log=$logs/$(echo "$name" | tr -c 'A-Za-z0-9_.-' '_').log
+	local start=$SECONDS
+	if "$@" >"$log" 2>&1; then
+		pass=$((pass + 1))
+		echo "ok $n - $name ($((SECONDS - start))s)"
+	else
+		fail=$((fail + 1))
+		echo "not ok $n - $name ($((SECONDS - start))s, log: $log)"
+		tail -n 25 "$log" | sed 's/^/#   /'
+	fi
+}
+
+# record NAME STATUS : count a result decided elsewhere
+record() {
+	n=$((n + 1))
+	if [ "$2" -eq 0 ]; then
+		pass=$((pass + 1))
+		echo "ok $n - $1"
+	else
+		fail=$((fail + 1))
+		echo "not ok $n - $1"
+	fi
+}
+
+finish() {
+	echo "$pass passed, $fail failed"
+	[ "$fail" -eq 0 ]
+	exit
+}
+
+# --- setup ---------------------------------------------------------------
+t "dependencies installed" "$AFFSCHED_TOP/scripts/deps.sh"
+t "base tree prepared" "$AFFSCHED_TOP/scripts/prepare-base.sh"
+[ $fail -eq 0 ] || finish
+
+# --- series --------------------------------------------------------------
+series_matches_files() {
+	diff <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$PATCHES/series" | sort) \
+		<(cd "$PATCHES" && ls ./*.patch | sed 's|^\./||' | grep -v '^0000-cover-letter' | sort)
+}
+t "patches/series lists exactly the patch files" series_matches_files
+
+for p in $(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$PATCHES/series"); do
+	t "checkpatch --strict $p" bash -c '
+		out=$("$1/scripts/checkpatch.pl" --strict --no-summary --terse "$2" 2>&1)
+		st=$?
+		echo "$out"
+		[ $st -eq 0 ] && ! echo "$out" | grep -q -e "WARNING" -e "ERROR"' _ "$KSRC" "$PATCHES/$p"
+done
+
+t "series applies to the base with git am" "$AFFSCHED_TOP/scripts/apply-series.sh"
+[ $fail -eq 0 ] || finish
+
+export_roundtrip() {
+	local tmp
+	tmp=$(mktemp -d)
+	cp "$PATCHES/cover-letter.txt" "$tmp/"
+	PATCHES=$tmp "$AFFSCHED_TOP/scripts/export-series.sh" &&
+		diff -r -x cover-letter.txt "$PATCHES" "$tmp"
+	local st=$?
+	rm -rf "$tmp"
+	return $st
+}
+t "export of the applied series is byte-identical to patches/" export_roundtrip
+
+refuse_bad_patch() {
+	local tmp before after out
+	tmp=$(mktemp -d)
+	cp "$PATCHES"/*.patch "$tmp/"
+	cat >"$tmp/9999-bogus.patch" <<'BOGUS'
+From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001
+From: affsched developers <affsched@example.org>
+Date: Thu, 1 Jan 2026 00:00:00 +0000
+Subject: [PATCH] bogus: context that exists nowhere
+
+Signed-off-by: affsched developers <affsched@example.org>
+---
+ kernel/sched/core.c | 2 +-
+ 1 file changed, 1 insertion(+), 1 deletion(-)
+
+diff --git a/kernel/sched/core.c b/kernel/sched/core.c
+--- a/kernel/sched/core.c
++++ b/kernel/sched/core.c
+@@ -1,3 +1,3 @@
+ this line is not in core.c
+-nor is this one
++so the patch cannot apply
+ end
+BOGUS
+	{ sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$PATCHES/series"; echo 9999-bogus.patch; } >"$tmp/series"
+	before=$(git -C "$KSRC" rev-parse HEAD; git -C "$KSRC" status --porcelain)
+	out=$(PATCHES=$tmp "$AFFSCHED_TOP/scripts/apply-series.sh" 2>&1)
+	local st=$?
+	after=$(git -C "$KSRC" rev-parse HEAD; git -C "$KSRC" status --porcelain)
+	rm -rf "$tmp"
+	echo "$out"
+	[ $st -ne 0 ] && echo "$out" | grep -q '9999-bogus.patch' &&
+		echo "$out" | grep -q 'tree left as it was' && [ "$before" = "$after" ]
+}
+t "a patch that does not apply is named and the tree is left as it was" refuse_bad_patch
+
+# --- builds --------------------------------------------------------------
+bisect_builds() {
+	local tip total k
+	tip=$(git -C "$KSRC" rev-parse HEAD)
+	total=$(git -C "$KSRC" rev-list --count "$BASE_TAG..$tip")
+	for ((k = 1; k < total; k++)); do
+		git -C "$KSRC" checkout -q --detach "$tip~$((total - k))" || return 1
+		echo "== prefix $k/$total: $(git -C "$KSRC" log -1 --format=%s)"
+		if ! AFFSCHED_ALLOW_MISSING=1 "$AFFSCHED_TOP/scripts/build-kernel.sh" x86_64; then
+			git -C "$KSRC" checkout -q "$BRANCH"
+			return 1
+		fi
+	done
+	git -C "$KSRC" checkout -q "$BRANCH"
+}
+t "every prefix of the series builds (x86_64)" bisect_builds
+
+for a in x86_64 arm64; do
+	t "$a kernel builds" "$AFFSCHED_TOP/scripts/build-kernel.sh" "$a"
+done
+for a in x86_64 arm64; do
+	t "$a W=1: no new warnings in objects the series touches" \
+		"$AFFSCHED_TOP/scripts/w1-check.sh" "$a"
+done
+for a in x86_64 arm64; do
+	t "$a module builds with W=1, no warnings" "$AFFSCHED_TOP/scripts/build-module.sh" "$a"
+	t "$a selftests build, no warnings" "$AFFSCHED_TOP/scripts/build-selftests.sh" "$a"
+done
+
+# --- KUnit under UML -----------------------------------------------------
+t "KUnit under UML (kunit.py run)" "$AFFSCHED_TOP/scripts/kunit-uml.sh"
+
+# --- guests --------------------------------------------------------------
+for a in x86_64 arm64; do
+	vmlog=$logs/vm-$a.log
+	out=$logs/vm-$a.out
+	payload=$BUILD/check-payload-$a
+	rm -rf "$payload"
+	mkdir -p "$payload"
+	cp -a "$BUILD/selftests/$a" "$payload/selftests"
+	cp "$AFFSCHED_TOP/scripts/guest-selftests.sh" "$payload/"
+	start=$SECONDS
+	"$AFFSCHED_TOP/scripts/run-vm.sh" --arch "$a" --payload "$payload" --log "$vmlog" \
+		--timeout 1800 -- sh /payload/guest-selftests.sh "$t_load" >"$out" 2>&1
+	st=$?
+	echo "# $a guest ran for $((SECONDS - start))s (exit $st), log: $vmlog"
+	record "$a guest booted and ran the selftests to the end" $st
+	kunit=$(python3 "$KSRC/tools/testing/kunit/kunit.py" parse "$vmlog" 2>&1)
+	echo "$kunit" >"$logs/kunit-$a.log"
+	echo "$kunit" | grep -q 'Testing complete\. [1-9][0-9]* tests run\. 0 failed\. 0 crashed\.'
+	record "$a KUnit built in, parsed from the console" $?
+	while read -r _ name st; do
+		[ "$st" -eq 0 ] || sed -n "/^# ---- $name:/,/^AFFSCHED-TEST $name /p" "$out" | sed 's/^/#   /'
+		record "$a selftest $name" "$st"
+	done < <(grep '^AFFSCHED-TEST ' "$out")
+	grep -q '^AFFSCHED-TEST debugfs ' "$out" || record "$a selftests all reported" 1
+done
+
+finish

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# demo.sh - the main job: from nothing to an on/off table.
+#
+# Installs what it needs, prepares the base tree, applies the series, builds
+# kernel, module and selftests, boots a guest with 2 NUMA nodes x 2 clusters
+# x 2 cores, loads the module and runs ctx (CTX_PAIRS pairs), shell8 and
+# fstime shared-file (FSTIME_COPIES copies) with enable at 0 and 1,
+# alternating in the same boot, then prints score, index, KB per CPU-second
+# and the on/off ratio of the medians.
+#
+# Environment: ARCH (arm64; x86_64 runs 2 nodes x 4 cores, x86 guests have
+# no clusters), ROUNDS (3), SECONDS_PER_LOAD (5), CTX_PAIRS (4),
+# FSTIME_COPIES (16), KSRC (another base tree, see prepare-base.sh).
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+arch=${ARCH:-arm64}
+rounds=${ROUNDS:-3}
+secs=${SECONDS_PER_LOAD:-5}
+pairs=${CTX_PAIRS:-4}
+copies=${FSTIME_COPIES:-16}
+for v in rounds secs pairs copies; do
+	[[ "${!v}" =~ ^[1-9][0-9]*$ ]] || die "$v must be a positive integer (got '${!v}')"
+done
+karch "$arch" >/dev/null
+
+s=$AFFSCHED_TOP/scripts
+"$s/deps.sh"
+"$s/prepare-base.sh"
+"$s/apply-series.sh"
+"$s/build-kernel.sh" "$arch" >/dev/null
+"$s/build-module.sh" "$arch" >/dev/null
+"$s/build-selftests.sh" "$arch" >/dev/null
+
+payload=$BUILD/demo-payload-$arch
+rm -rf "$payload"
+mkdir -p "$payload"
+cp -a "$BUILD/selftests/$arch" "$payload/selftests"
+cp "$s/guest-bench.sh" "$payload/"
+case "$arch" in
+arm64) topo=sockets=2,clusters=2,cores=2 ;;
+x86_64) topo=sockets=2,cores=4 ;;
+esac
+out=$BUILD/demo-$arch.out
+timeout=$((rounds * 2 * (secs * 5 + 60) + 300))
+log "running ${rounds} rounds of ${secs}s per load (about $((rounds * 2 * secs * 5 / 60 + 1)) min)"
+set +e
+"$s/run-vm.sh" --arch "$arch" --topology "$topo" --nodes 2 --payload "$payload" \
+	--timeout "$timeout" -- sh /payload/guest-bench.sh "$rounds" "$secs" "$pairs" "$copies" |
+	tee "$out"
+st=${PIPESTATUS[0]}
+set -e
+[ "$st" -eq 0 ] || die "guest failed (exit $st); console log in $BUILD/vm-$arch.log"
+echo
+echo "affsched on/off, $arch guest ($topo, 2 NUMA nodes), medians of $rounds alternating rounds:"
+python3 "$s/bench-table.py" <"$out"

@@ -1,0 +1,62 @@
+# SPDX-License-Identifier: GPL-2.0
+# Common settings for the affsched scripts; source it, do not run it.
+
+AFFSCHED_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+BUILD=${AFFSCHED_BUILD:-$AFFSCHED_TOP/build}
+# The kernel tree the series is applied to: Debian's 5.10.y by default,
+# or any git tree given with KSRC=/path (for example openEuler OLK-5.10).
+KSRC=${KSRC:-$BUILD/linux}
+BASE_TAG=affsched-base
+BRANCH=affsched
+PATCHES=${PATCHES:-$AFFSCHED_TOP/patches}
+JOBS=${JOBS:-$(nproc)}
+
+# Identity for commits the scripts make in the kernel tree.
+export GIT_AUTHOR_NAME=${GIT_AUTHOR_NAME:-affsched developers}
+export GIT_AUTHOR_EMAIL=${GIT_AUTHOR_EMAIL:-affsched@example.org}
+export GIT_COMMITTER_NAME=${GIT_COMMITTER_NAME:-$GIT_AUTHOR_NAME}
+export GIT_COMMITTER_EMAIL=${GIT_COMMITTER_EMAIL:-$GIT_AUTHOR_EMAIL}
+
+die() {
+	echo "${0##*/}: $*" >&2
+	exit 1
+}
+
+log() {
+	echo "==> $*" >&2
+}
+
+# kernel ARCH and CROSS_COMPILE for an arch name: x86_64 or arm64
+karch() {
+	case "$1" in
+	x86_64) echo x86 ;;
+	arm64) echo arm64 ;;
+	*) die "unknown arch '$1' (x86_64 or arm64)" ;;
+	esac
+}
+
+kcross() {
+	case "$1" in
+	x86_64) echo "" ;;
+	arm64) echo aarch64-linux-gnu- ;;
+	*) die "unknown arch '$1' (x86_64 or arm64)" ;;
+	esac
+}
+
+# Debian architecture name for an arch name
+debarch() {
+	case "$1" in
+	x86_64) echo amd64 ;;
+	arm64) echo arm64 ;;
+	*) die "unknown arch '$1' (x86_64 or arm64)" ;;
+	esac
+}
+
+# Kernel image built by build-kernel.sh
+kimage() {
+	case "$1" in
+	x86_64) echo "$BUILD/obj/$1${2:+-$2}/arch/x86/boot/bzImage" ;;
+	arm64) echo "$BUILD/obj/$1${2:+-$2}/arch/arm64/boot/Image" ;;
+	*) die "unknown arch '$1' (x86_64 or arm64)" ;;
+	esac
+}
