@@ -73,7 +73,7 @@ t "patches/series lists exactly the patch files" series_matches_files
 
 for p in $(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$PATCHES/series"); do
 	t "checkpatch --strict $p" bash -c '
-		out=$("$1/scripts/checkpatch.pl" --strict --no-summary --terse "$2" 2>&1)
+		cd "$1" && out=$(PATH=/usr/bin:$PATH scripts/checkpatch.pl --strict --no-summary --terse "$2" 2>&1)
 		st=$?
 		echo "$out"
 		[ $st -eq 0 ] && ! echo "$out" | grep -q -e "WARNING" -e "ERROR"' _ "$KSRC" "$PATCHES/$p"
