@@ -34,15 +34,12 @@ mk() {
 	make -C "$KSRC" O="$obj" ARCH="$karch" CROSS_COMPILE="$cross" "$@"
 }
 
-cat "${frags[@]}" >"$obj/fragment.new"
-if ! cmp -s "$obj/fragment.new" "$obj/fragment.config" || [ ! -f "$obj/.config" ]; then
-	mv "$obj/fragment.new" "$obj/fragment.config"
-	log "configuring $arch${variant:+ ($variant)} kernel in $obj"
-	mk -s KCONFIG_ALLCONFIG="$obj/fragment.config" allnoconfig
-else
-	rm -f "$obj/fragment.new"
-	mk -s olddefconfig
-fi
+# Configure from scratch every time: cheap, and correct when the tree moved
+# to a commit whose Kconfig differs (kconfig only rewrites what changed, so
+# an unchanged configuration rebuilds nothing).
+cat "${frags[@]}" >"$obj/fragment.config"
+log "configuring $arch${variant:+ ($variant)} kernel in $obj"
+mk -s KCONFIG_ALLCONFIG="$obj/fragment.config" allnoconfig
 
 # Every option the fragments ask for must have made it into .config.
 missing=0

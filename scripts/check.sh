@@ -163,29 +163,42 @@ done
 t "KUnit under UML (kunit.py run)" "$AFFSCHED_TOP/scripts/kunit-uml.sh"
 
 # --- guests --------------------------------------------------------------
-for a in x86_64 arm64; do
-	vmlog=$logs/vm-$a.log
-	out=$logs/vm-$a.out
-	payload=$BUILD/check-payload-$a
+# guest ARCH [VARIANT]: boot the kernel, run guest-selftests.sh, count the
+# results, KUnit from the console, and (all variants) kernel splats.
+guest() {
+	local a=$1 v=${2:-} tag=$1${2:+-$2}
+	local vmlog=$logs/vm-$tag.log out=$logs/vm-$tag.out payload=$BUILD/check-payload-$tag
+	local start=$SECONDS st kunit name
 	rm -rf "$payload"
 	mkdir -p "$payload"
 	cp -a "$BUILD/selftests/$a" "$payload/selftests"
 	cp "$AFFSCHED_TOP/scripts/guest-selftests.sh" "$payload/"
-	start=$SECONDS
-	"$AFFSCHED_TOP/scripts/run-vm.sh" --arch "$a" --payload "$payload" --log "$vmlog" \
-		--timeout 1800 -- sh /payload/guest-selftests.sh "$t_load" >"$out" 2>&1
+	"$AFFSCHED_TOP/scripts/run-vm.sh" --arch "$a" ${v:+--variant "$v"} --payload "$payload" \
+		--log "$vmlog" --timeout 1800 -- sh /payload/guest-selftests.sh "$t_load" >"$out" 2>&1
 	st=$?
-	echo "# $a guest ran for $((SECONDS - start))s (exit $st), log: $vmlog"
-	record "$a guest booted and ran the selftests to the end" $st
+	echo "# $tag guest ran for $((SECONDS - start))s (exit $st), log: $vmlog"
+	record "$tag guest booted and ran the selftests to the end" $st
 	kunit=$(python3 "$KSRC/tools/testing/kunit/kunit.py" parse "$vmlog" 2>&1)
-	echo "$kunit" >"$logs/kunit-$a.log"
+	echo "$kunit" >"$logs/kunit-$tag.log"
 	echo "$kunit" | grep -q 'Testing complete\. [1-9][0-9]* tests run\. 0 failed\. 0 crashed\.'
-	record "$a KUnit built in, parsed from the console" $?
+	record "$tag KUnit built in, parsed from the console" $?
 	while read -r _ name st; do
 		[ "$st" -eq 0 ] || sed -n "/^# ---- $name:/,/^AFFSCHED-TEST $name /p" "$out" | sed 's/^/#   /'
-		record "$a selftest $name" "$st"
+		record "$tag selftest $name" "$st"
 	done < <(grep '^AFFSCHED-TEST ' "$out")
-	grep -q '^AFFSCHED-TEST debugfs ' "$out" || record "$a selftests all reported" 1
-done
+	grep -q '^AFFSCHED-TEST debugfs ' "$out" || record "$tag selftests all reported" 1
+	# lockdep, sleep-in-atomic, BUG and WARN reports on the console
+	! grep -n -E 'WARNING:|BUG:|INFO: possible|circular locking|recursive locking|sleeping function called from invalid context|Call [Tt]race:' "$vmlog" |
+		sed 's/^/#   /' | grep .
+	record "$tag console has no lockdep, BUG or WARNING report" $?
+}
+
+guest x86_64
+guest arm64
+
+# The debug configuration (lockdep, DEBUG_ATOMIC_SLEEP, ...) on arm64.
+t "arm64 debug kernel builds (configs/debug.config)" "$AFFSCHED_TOP/scripts/build-kernel.sh" arm64 debug
+t "arm64 debug module builds" "$AFFSCHED_TOP/scripts/build-module.sh" arm64 debug
+guest arm64 debug
 
 finish

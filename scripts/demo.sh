@@ -45,7 +45,7 @@ x86_64) topo=sockets=2,cores=4 ;;
 esac
 out=$BUILD/demo-$arch.out
 timeout=$((rounds * 2 * (secs * 5 + 60) + 300))
-log "running ${rounds} rounds of ${secs}s per load (about $((rounds * 2 * secs * 5 / 60 + 1)) min)"
+log "running ${rounds} rounds of ${secs}s per load (about $((rounds * 2 * (secs * 5 + 15) / 60 + 1)) min)"
 set +e
 "$s/run-vm.sh" --arch "$arch" --topology "$topo" --nodes 2 --payload "$payload" \
 	--timeout "$timeout" -- sh /payload/guest-bench.sh "$rounds" "$secs" "$pairs" "$copies" |

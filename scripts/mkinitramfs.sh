@@ -31,7 +31,7 @@ fi
 
 root=$(mktemp -d)
 trap 'rm -rf "$root"' EXIT
-mkdir -p "$root"/{bin,sbin,dev,proc,sys,tmp,root,etc,lib/modules,payload}
+mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,dev,proc,sys,tmp,root,etc,lib/modules,payload}
 cp "$cache/bin/busybox" "$root/bin/busybox"
 cp -a "$payload"/. "$root/payload/"
 cat >"$root/init" <<'INIT'

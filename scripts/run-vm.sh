@@ -154,7 +154,7 @@ timeout --foreground -k 10 "$timeout" "$qemu" -accel "$accel" "${machine[@]}" \
 	-kernel "$kernel" -initrd "$work/initrd.gz" \
 	-append "console=$console panic=-1 oops=panic loglevel=7 $append" \
 	-nographic -no-reboot -monitor none -serial stdio </dev/null \
-	2>&1 | tr -d '\r' | tee "$log" | sed -n '/^AFFSCHED-BEGIN$/,$p' | sed '/^AFFSCHED-BEGIN$/d'
+	2>&1 | sed -u 's/\r$//' | tee "$log" | sed -u -n '/^AFFSCHED-BEGIN$/,$p' | sed -u '/^AFFSCHED-BEGIN$/d'
 set -e
 rc=$(sed -n 's/^AFFSCHED-EXIT \([0-9]*\)$/\1/p' "$log" | tail -n 1)
 if [ -z "$rc" ]; then
