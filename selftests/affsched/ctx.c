@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 #include "kselftest.h"
+#include "affsched_util.h"
 
 #define MAX_PAIRS	4096
 #define MAX_SECONDS	86400
@@ -75,68 +76,6 @@ static void usage(FILE *f, const char *prog)
 		"  -P          pin process k of the 2*PAIRS to online CPU (k mod ncpu)\n"
 		"  -h          this help\n",
 		prog, MAX_PAIRS, DEF_SECONDS);
-}
-
-static unsigned int parse_uint(const char *prog, char opt, const char *s,
-			       unsigned int min, unsigned int max)
-{
-	unsigned long v;
-	char *end;
-
-	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (errno || end == s || *end || s[0] == '-' || v < min || v > max) {
-		fprintf(stderr, "%s: -%c: '%s' is not an integer in [%u, %u]\n",
-			prog, opt, s, min, max);
-		usage(stderr, prog);
-		exit(2);
-	}
-	return v;
-}
-
-static int64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
-/* Read exactly @len bytes unless EOF comes first; -1 on error. */
-static ssize_t read_full(int fd, void *buf, size_t len)
-{
-	size_t done = 0;
-
-	while (done < len) {
-		ssize_t n = read(fd, (char *)buf + done, len - done);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		if (n == 0)
-			break;
-		done += n;
-	}
-	return done;
-}
-
-static ssize_t write_full(int fd, const void *buf, size_t len)
-{
-	size_t done = 0;
-
-	while (done < len) {
-		ssize_t n = write(fd, (const char *)buf + done, len - done);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		done += n;
-	}
-	return done;
 }
 
 static int get_online_cpus(void)
@@ -314,10 +253,10 @@ int main(int argc, char **argv)
 	while ((opt = getopt(argc, argv, "p:t:Ph")) != -1) {
 		switch (opt) {
 		case 'p':
-			nr_pairs = parse_uint(argv[0], 'p', optarg, 1, MAX_PAIRS);
+			nr_pairs = parse_uint(argv[0], 'p', optarg, 1, MAX_PAIRS, usage);
 			break;
 		case 't':
-			seconds = parse_uint(argv[0], 't', optarg, 1, MAX_SECONDS);
+			seconds = parse_uint(argv[0], 't', optarg, 1, MAX_SECONDS, usage);
 			break;
 		case 'P':
 			pin = 1;

@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 #include "kselftest.h"
+#include "affsched_util.h"
 
 #define MAX_COPIES	1024
 #define MAX_SECONDS	86400
@@ -93,67 +94,6 @@ static void usage(FILE *f, const char *prog)
 		"  -d DIR        directory for the files (default: current directory)\n"
 		"  -h            this help\n",
 		prog, DEF_BUFSIZE, DEF_BLOCKS, DEF_SECONDS);
-}
-
-static unsigned int parse_uint(const char *prog, char opt, const char *s,
-			       unsigned int min, unsigned int max)
-{
-	unsigned long v;
-	char *end;
-
-	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (errno || end == s || *end || s[0] == '-' || v < min || v > max) {
-		fprintf(stderr, "%s: -%c: '%s' is not an integer in [%u, %u]\n",
-			prog, opt, s, min, max);
-		usage(stderr, prog);
-		exit(2);
-	}
-	return v;
-}
-
-static int64_t clock_ns(clockid_t clk)
-{
-	struct timespec ts;
-
-	clock_gettime(clk, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
-static ssize_t read_full(int fd, void *buf, size_t len)
-{
-	size_t done = 0;
-
-	while (done < len) {
-		ssize_t n = read(fd, (char *)buf + done, len - done);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		if (n == 0)
-			break;
-		done += n;
-	}
-	return done;
-}
-
-static ssize_t write_full(int fd, const void *buf, size_t len)
-{
-	size_t done = 0;
-
-	while (done < len) {
-		ssize_t n = write(fd, (const char *)buf + done, len - done);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		done += n;
-	}
-	return done;
 }
 
 static int file_path(char *buf, size_t len, int which, unsigned int copy)
@@ -488,19 +428,19 @@ int main(int argc, char **argv)
 	while ((opt = getopt(argc, argv, "b:m:t:w:c:sd:h")) != -1) {
 		switch (opt) {
 		case 'b':
-			bufsize = parse_uint(argv[0], 'b', optarg, 1, MAX_BUFSIZE);
+			bufsize = parse_uint(argv[0], 'b', optarg, 1, MAX_BUFSIZE, usage);
 			break;
 		case 'm':
-			maxblocks = parse_uint(argv[0], 'm', optarg, 1, MAX_BLOCKS);
+			maxblocks = parse_uint(argv[0], 'm', optarg, 1, MAX_BLOCKS, usage);
 			break;
 		case 't':
-			copy_secs = parse_uint(argv[0], 't', optarg, 1, MAX_SECONDS);
+			copy_secs = parse_uint(argv[0], 't', optarg, 1, MAX_SECONDS, usage);
 			break;
 		case 'w':
-			rw_secs = parse_uint(argv[0], 'w', optarg, 1, MAX_SECONDS);
+			rw_secs = parse_uint(argv[0], 'w', optarg, 1, MAX_SECONDS, usage);
 			break;
 		case 'c':
-			copies = parse_uint(argv[0], 'c', optarg, 1, MAX_COPIES);
+			copies = parse_uint(argv[0], 'c', optarg, 1, MAX_COPIES, usage);
 			break;
 		case 's':
 			shared = 1;

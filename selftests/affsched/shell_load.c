@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 #include "kselftest.h"
+#include "affsched_util.h"
 
 #define MAX_CONCURRENCY	1024
 #define MAX_SECONDS	86400
@@ -103,35 +104,9 @@ static void usage(FILE *f, const char *prog)
 		prog, DEF_SECONDS);
 }
 
-static unsigned int parse_uint(const char *prog, char opt, const char *s,
-			       unsigned int min, unsigned int max)
-{
-	unsigned long v;
-	char *end;
-
-	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (errno || end == s || *end || s[0] == '-' || v < min || v > max) {
-		fprintf(stderr, "%s: -%c: '%s' is not an integer in [%u, %u]\n",
-			prog, opt, s, min, max);
-		usage(stderr, prog);
-		exit(2);
-	}
-	return v;
-}
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 static int write_file(const char *name, const char *data, size_t len)
 {
 	char path[PATH_MAX];
-	size_t done = 0;
 	int fd, n;
 
 	n = snprintf(path, sizeof(path), "%s/%s", workdir, name);
@@ -142,16 +117,9 @@ static int write_file(const char *name, const char *data, size_t len)
 	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	if (fd < 0)
 		return -1;
-	while (done < len) {
-		ssize_t w = write(fd, data + done, len - done);
-
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			close(fd);
-			return -1;
-		}
-		done += w;
+	if (write_full(fd, data, len) < 0) {
+		close(fd);
+		return -1;
 	}
 	return close(fd);
 }
@@ -300,10 +268,11 @@ int main(int argc, char **argv)
 	while ((opt = getopt(argc, argv, "c:t:d:h")) != -1) {
 		switch (opt) {
 		case 'c':
-			concurrency = parse_uint(argv[0], 'c', optarg, 1, MAX_CONCURRENCY);
+			concurrency = parse_uint(argv[0], 'c', optarg, 1,
+						 MAX_CONCURRENCY, usage);
 			break;
 		case 't':
-			seconds = parse_uint(argv[0], 't', optarg, 1, MAX_SECONDS);
+			seconds = parse_uint(argv[0], 't', optarg, 1, MAX_SECONDS, usage);
 			break;
 		case 'd':
 			dir_opt = optarg;
@@ -362,8 +331,8 @@ int main(int argc, char **argv)
 	sigaction(SIGHUP, &sa, NULL);
 
 	snprintf(nstr, sizeof(nstr), "%u", concurrency);
-	start = now();
-	while (!stop && now() - start < seconds) {
+	start = now_sec();
+	while (!stop && now_sec() - start < seconds) {
 		int status = run_once(nstr);
 
 		if (status == 0) {
@@ -380,7 +349,7 @@ int main(int argc, char **argv)
 		failed = 1;
 		break;
 	}
-	elapsed = now() - start;
+	elapsed = now_sec() - start;
 	if (stop) {
 		ksft_print_msg("interrupted by a signal\n");
 		failed = 1;

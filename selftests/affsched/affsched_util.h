@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Helpers shared by the affsched selftest programs (ctx, fstime,
+ * shell_load): strict option parsing, clock readers and EINTR-safe full
+ * reads and writes.
+ */
+#ifndef AFFSCHED_UTIL_H
+#define AFFSCHED_UTIL_H
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/types.h>
+#include <time.h>
+#include <unistd.h>
+
+/*
+ * Parse option -@opt's argument @s as a decimal unsigned integer in
+ * [@min, @max].  Anything else (sign, trailing junk, overflow, out of
+ * range) prints an error and the program's @usage to stderr and exits
+ * with status 2.
+ */
+static inline unsigned int parse_uint(const char *prog, char opt, const char *s,
+				      unsigned int min, unsigned int max,
+				      void (*usage)(FILE *, const char *))
+{
+	unsigned long v;
+	char *end;
+
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno || end == s || *end || s[0] == '-' || v < min || v > max) {
+		fprintf(stderr, "%s: -%c: '%s' is not an integer in [%u, %u]\n",
+			prog, opt, s, min, max);
+		usage(stderr, prog);
+		exit(2);
+	}
+	return v;
+}
+
+/* Current time of clock @clk in nanoseconds. */
+static inline int64_t clock_ns(clockid_t clk)
+{
+	struct timespec ts;
+
+	clock_gettime(clk, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* CLOCK_MONOTONIC in nanoseconds. */
+static inline int64_t now_ns(void)
+{
+	return clock_ns(CLOCK_MONOTONIC);
+}
+
+/* CLOCK_MONOTONIC in seconds. */
+static inline double now_sec(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Read exactly @len bytes unless EOF comes first; -1 on error. */
+static inline ssize_t read_full(int fd, void *buf, size_t len)
+{
+	size_t done = 0;
+
+	while (done < len) {
+		ssize_t n = read(fd, (char *)buf + done, len - done);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		if (n == 0)
+			break;
+		done += n;
+	}
+	return done;
+}
+
+/* Write all @len bytes; -1 on error. */
+static inline ssize_t write_full(int fd, const void *buf, size_t len)
+{
+	size_t done = 0;
+
+	while (done < len) {
+		ssize_t n = write(fd, (const char *)buf + done, len - done);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		done += n;
+	}
+	return done;
+}
+
+#endif /* AFFSCHED_UTIL_H */
