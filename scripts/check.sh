@@ -130,6 +130,16 @@ BOGUS
 }
 t "a patch that does not apply is named and the tree is left as it was" refuse_bad_patch
 
+kerneldoc_clean() {
+	local files out
+	files=$(git -C "$KSRC" diff --name-only --diff-filter=AM "$BASE_TAG..HEAD" -- '*.c' '*.h')
+	out=$(cd "$KSRC" && scripts/kernel-doc -none $files "$AFFSCHED_TOP/module/affsched.c" 2>&1)
+	echo "checked: $files module/affsched.c"
+	echo "$out"
+	[ -z "$out" ]
+}
+t "kernel-doc: no warnings in the series' files and the module" kerneldoc_clean
+
 # --- builds --------------------------------------------------------------
 bisect_builds() {
 	local tip total k
