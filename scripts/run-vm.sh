@@ -120,8 +120,11 @@ done
 # usable; some sandboxes expose a /dev/kvm that cannot run guests.
 # AFFSCHED_ACCEL=tcg|kvm overrides the choice.
 kvm_ok=0
-if [ -w /dev/kvm ] && grep -qw -e vmx -e svm -e Features /proc/cpuinfo 2>/dev/null; then
-	[ "$(uname -m)" = aarch64 ] || grep -qw -e vmx -e svm /proc/cpuinfo && kvm_ok=1
+if [ -w /dev/kvm ]; then
+	case "$(uname -m)" in
+	x86_64) grep -qw -e vmx -e svm /proc/cpuinfo && kvm_ok=1 ;;
+	aarch64) kvm_ok=1 ;;
+	esac
 fi
 case "${AFFSCHED_ACCEL:-}" in
 kvm) kvm_ok=1 ;;
