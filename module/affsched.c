@@ -8,6 +8,9 @@
  *   <tunable> one file per tunable, decimal in the tunable's unit (rw)
  *   tunables  name, value, unit, min, max and default of each tunable (ro)
  *   stats     one "name value" line per event counter (ro)
+ *   groups    one line per live lock group: hashed id, lock kind, members,
+ *             hold ratio u (permille), useful parallelism n (CPUs),
+ *             estimator windows, state (ro)
  *
  * All state lives in the kernel (kernel/sched/affsched.c); this module only
  * reads and writes it through the exported interface.  A write that is not
@@ -22,6 +25,7 @@
 #include <linux/kernel.h>
 #include <linux/module.h>
 #include <linux/seq_file.h>
+#include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
 
@@ -49,6 +53,9 @@ static struct {
 	typeof(&affsched_tunable_set) tunable_set;
 	typeof(&affsched_stat_name) stat_name;
 	typeof(&affsched_stats_snapshot) stats_snapshot;
+	typeof(&affsched_groups_snapshot) groups_snapshot;
+	typeof(&affsched_lock_kind_name) lock_kind_name;
+	typeof(&affsched_group_state_name) group_state_name;
 } k;
 
 static void affsched_put_interface(void)
@@ -69,6 +76,12 @@ static void affsched_put_interface(void)
 		symbol_put(affsched_stat_name);
 	if (k.stats_snapshot)
 		symbol_put(affsched_stats_snapshot);
+	if (k.groups_snapshot)
+		symbol_put(affsched_groups_snapshot);
+	if (k.lock_kind_name)
+		symbol_put(affsched_lock_kind_name);
+	if (k.group_state_name)
+		symbol_put(affsched_group_state_name);
 	memset(&k, 0, sizeof(k));
 }
 
@@ -92,8 +105,12 @@ static int affsched_get_interface(void)
 	k.tunable_set = symbol_get(affsched_tunable_set);
 	k.stat_name = symbol_get(affsched_stat_name);
 	k.stats_snapshot = symbol_get(affsched_stats_snapshot);
+	k.groups_snapshot = symbol_get(affsched_groups_snapshot);
+	k.lock_kind_name = symbol_get(affsched_lock_kind_name);
+	k.group_state_name = symbol_get(affsched_group_state_name);
 	if (!k.set_enabled || !k.enabled || !k.tunable_desc || !k.tunable_get ||
-	    !k.tunable_set || !k.stat_name || !k.stats_snapshot) {
+	    !k.tunable_set || !k.stat_name || !k.stats_snapshot ||
+	    !k.groups_snapshot || !k.lock_kind_name || !k.group_state_name) {
 		pr_err("the running kernel's affsched interface is incomplete; rebuild kernel and module from one tree\n");
 		affsched_put_interface();
 		return -ENODEV;
@@ -212,6 +229,31 @@ static int stats_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(stats);
 
+/*
+ * groups: a header line, then one line per group, in table order:
+ *   id kind members u_permille n windows state
+ * id is the hashed lock address (what %p prints), never the address.
+ */
+static int groups_show(struct seq_file *m, void *v)
+{
+	struct affsched_group_info *gi;
+	unsigned int i, nr;
+
+	gi = kmalloc_array(AFFSCHED_MAX_GROUPS, sizeof(*gi), GFP_KERNEL);
+	if (!gi)
+		return -ENOMEM;
+	nr = k.groups_snapshot(gi, AFFSCHED_MAX_GROUPS);
+	seq_puts(m, "id kind members u_permille n windows state\n");
+	for (i = 0; i < nr; i++)
+		seq_printf(m, "%08x %s %u %u %u %u %s\n", gi[i].id,
+			   k.lock_kind_name(gi[i].kind), gi[i].members,
+			   gi[i].u_permille, gi[i].n, gi[i].windows,
+			   k.group_state_name(gi[i].state));
+	kfree(gi);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(groups);
+
 static void affsched_restore_defaults(void)
 {
 	const struct affsched_tunable_desc *d;
@@ -244,6 +286,7 @@ static int __init affsched_module_init(void)
 				    (void *)(uintptr_t)i, &tunable_fops);
 	debugfs_create_file("tunables", 0400, affsched_dir, NULL, &tunables_fops);
 	debugfs_create_file("stats", 0400, affsched_dir, NULL, &stats_fops);
+	debugfs_create_file("groups", 0400, affsched_dir, NULL, &groups_fops);
 	return 0;
 }
 
