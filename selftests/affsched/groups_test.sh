@@ -1,0 +1,159 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# The lock groups affsched reports in /sys/kernel/debug/affsched/groups
+# while a shared-file load runs, and their life cycle:
+#   1. fstime with 16 copies on one shared file: a group of kind rwsem with
+#      16 members, u in 1..1000 permille, n in [1, 16] and consistent with
+#      u (n = ceil(1000 / u) within 1, clamped to the members), state active
+#   2. when the load has exited, no group is left (exiting tasks leave)
+#   3. disabling while groups are live empties the table
+#   4. unloading the module while groups are live, and loading it again,
+#      works; the next load forms its group again
+# The console must stay free of warnings; the harness scans it.
+#
+# Needs root, the module loaded (or $AFFSCHED_KO to load it) and fstime
+# next to this script.  POSIX sh; busybox ash is enough.  TAP 13 on stdout.
+# Exit status: 0 all passed, 1 something failed, 4 skipped.
+
+DIR=/sys/kernel/debug/affsched
+KO=${AFFSCHED_KO:-/lib/modules/affsched.ko}
+BIN=$(dirname "$0")
+WORK=${TMPDIR:-/tmp}/affsched-groups.$$
+COPIES=16
+ntest=0
+nfail=0
+load_pid=
+
+diag() { echo "# $*"; }
+result()
+{
+	ntest=$((ntest + 1))
+	if [ -z "$1" ]; then
+		echo "ok $ntest $2"
+	else
+		echo "not ok $ntest $2"
+		diag "$1"
+		nfail=$((nfail + 1))
+	fi
+}
+cleanup()
+{
+	[ -n "$load_pid" ] && kill "$load_pid" 2>/dev/null && wait "$load_pid"
+	rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+echo "TAP version 13"
+if [ "$(id -u)" != 0 ]; then
+	echo "1..0 # SKIP needs root"
+	exit 4
+fi
+if [ ! -d "$DIR" ] && ! insmod "$KO" 2>/dev/null && ! modprobe affsched 2>/dev/null; then
+	echo "1..0 # SKIP no affsched module ($KO)"
+	exit 4
+fi
+if [ ! -x "$BIN/fstime" ]; then
+	echo "1..0 # SKIP no $BIN/fstime"
+	exit 4
+fi
+echo "1..4"
+mkdir -p "$WORK"
+
+# Start the shared-file load; it runs for about 3 * $1 seconds.
+start_load()
+{
+	"$BIN/fstime" -s -c "$COPIES" -t "$1" -d "$WORK" >"$WORK/fstime.log" 2>&1 &
+	load_pid=$!
+}
+stop_load()
+{
+	wait "$load_pid"
+	load_pid=
+}
+
+# The rwsem group with the most members: "members u n windows state", or "".
+biggest_group()
+{
+	awk 'NR > 1 && $2 == "rwsem" && $3 > best {
+		best = $3; line = $3 " " $4 " " $5 " " $6 " " $7 }
+	     END { print line }' "$DIR/groups"
+}
+
+# Lines in groups after the header.
+nr_groups()
+{
+	awk 'NR > 1' "$DIR/groups" | wc -l
+}
+
+# 1
+echo 1 >"$DIR/enable"
+start_load 3
+sleep 2
+best=
+for i in 1 2 3 4; do
+	g=$(biggest_group)
+	diag "sample $i: members u_permille n windows state = $g"
+	[ -n "$g" ] && best=$g
+	set -- $g
+	[ "${1:-0}" -ge "$COPIES" ] && [ "$5" = active ] && break
+	sleep 1
+done
+errs=
+set -- $best
+if [ -z "$best" ]; then
+	errs="no rwsem group;"
+else
+	m=$1 u=$2 n=$3 w=$4 st=$5
+	[ "$m" -eq "$COPIES" ] || errs="$errs members $m, want $COPIES;"
+	{ [ "$u" -ge 1 ] && [ "$u" -le 1000 ]; } || errs="$errs u_permille $u out of 1..1000;"
+	want=$(( (1000 + u - 1) / (u > 0 ? u : 1) ))
+	[ "$want" -gt "$m" ] && want=$m
+	d=$((n - want))
+	{ [ "$d" -ge -1 ] && [ "$d" -le 1 ]; } || errs="$errs n $n, ceil(1000/u) = $want;"
+	[ "$w" -gt 0 ] || errs="$errs no window closed;"
+	[ "$st" = active ] || errs="$errs state $st;"
+fi
+result "$errs" "fstime -s -c $COPIES: one rwsem group of $COPIES members with u and n = ceil(1/u)"
+
+# 2
+stop_load
+left=$(nr_groups)
+errs=
+[ "$left" -eq 0 ] || errs="$left group(s) left after the load exited: $(awk 'NR > 1' "$DIR/groups" | tr '\n' ';')"
+result "$errs" "no group is left once the load has exited"
+
+# 3
+start_load 2
+sleep 2
+before=$(nr_groups)
+echo 0 >"$DIR/enable"
+after=$(nr_groups)
+errs=
+[ "$before" -ge 1 ] || errs="no group while the load ran;"
+[ "$after" -eq 0 ] || errs="$errs $after group(s) after disable;"
+result "$errs" "disabling with live groups ($before) empties the table"
+stop_load
+
+# 4
+echo 1 >"$DIR/enable"
+start_load 3
+sleep 2
+errs=
+if ! out=$(rmmod affsched 2>&1); then
+	errs="rmmod: $out;"
+elif ! out=$(insmod "$KO" 2>&1) && ! out=$(modprobe affsched 2>&1); then
+	errs="reload: $out;"
+else
+	echo 1 >"$DIR/enable"
+	sleep 2
+	g=$(biggest_group)
+	diag "after reload: $g"
+	[ -n "$g" ] || errs="no group after the reload;"
+fi
+stop_load
+echo 0 >"$DIR/enable" 2>/dev/null
+result "$errs" "unload and reload with live groups; groups form again"
+
+[ "$nfail" -eq 0 ] && exit 0
+exit 1

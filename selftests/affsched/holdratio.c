@@ -1,0 +1,1033 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * holdratio - known-answer test for affsched's lock hold-ratio tracker.
+ *
+ * A copy of the load is a process that loops over two steps: pwrite() one
+ * block to a file shared by all copies, at offset (i mod 64) * BLOCK so
+ * that the file stays small, then a calibrated spin in user space.  The
+ * write holds the file's inode rwsem (i_rwsem) in the kernel for most of
+ * the call.  The spin is sized so that a copy running alone spends RATIO
+ * permille of its loop inside pwrite().  That over-states the hold by the
+ * system call's own cost; the time of an empty pwrite() (same system call,
+ * same lock taken and released, nothing copied) is printed, and the ratio
+ * without it, to show by how much.
+ *
+ * First a single copy (its own process) is calibrated and measured from
+ * user space: u1 is the time inside pwrite() over the time of the whole
+ * loop.  Then affsched is enabled, COPIES copies run at once and, after a
+ * warm-up, the module's debugfs file "groups" is sampled every 0.5 s.  In
+ * the last sample the rwsem group with the most members must have COPIES
+ * members; over the samples, the median of its smoothed hold ratio must be
+ * within 100 permille of u1, and the n of the sample with that median
+ * within one of ceil(1000 / u1) and of ceil(1000 / median ratio), both
+ * clamped to [1, members] as the kernel does.  Medians, because a 10 ms window in a
+ * TCG guest, whose vCPUs share two host cores, is noisy.
+ *
+ * TAP: six tests, the five checks above and one that the copies ran until
+ * they were stopped and enable was restored.  Skipped (exit 4) when the
+ * groups file is missing or cannot be read.  -C only calibrates and
+ * measures the single copy (one test), which needs no affsched at all.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "kselftest.h"
+#include "affsched_util.h"
+
+#define MAX_COPIES	1024
+#define MAX_SECONDS	86400
+#define MAX_BLOCK	(1U << 20)
+#define MIN_RATIO	50
+#define MAX_RATIO	900
+#define DEF_COPIES	8
+#define DEF_RATIO	250
+#define DEF_SECONDS	4
+#define DEF_WARMUP	2
+#define DEF_BLOCK	4096
+#define DEF_DIR		"/tmp"
+#define DEF_DEBUGFS	"/sys/kernel/debug/affsched"
+
+#define NR_BLOCKS	64		/* the shared file never grows past this */
+#define TOLERANCE	100		/* permille, hold ratio */
+#define NS_PER_SEC	1000000000LL
+#define SAMPLE_NS	(NS_PER_SEC / 2)
+#define CAL_WRITE_NS	(NS_PER_SEC * 3 / 10)	/* pwrite() timing */
+#define CAL_BURN_NS	(NS_PER_SEC / 10)	/* CPU time of the spin timing */
+#define TRIAL_NS	(NS_PER_SEC / 5)	/* trial with the first guess */
+#define SINGLE_NS	NS_PER_SEC		/* single-copy run */
+#define MAX_ITERS	(1ULL << 40)
+#define MAX_GROUPS_SIZE	(1U << 20)
+#define GROUPS_HEADER	"id kind members u_permille n windows state"
+#define NR_TESTS	6
+
+/* What one copy needs to run the load. */
+struct load {
+	int fd;
+	const char *buf;
+	unsigned int block;
+	uint64_t iters;		/* spin iterations after each write */
+};
+
+/* Figures of a timed run of the load. */
+struct load_stats {
+	uint64_t loops;
+	int64_t write_ns;	/* time inside pwrite() */
+	int64_t total_ns;	/* time of the whole run */
+};
+
+/* Result of the calibration process; one atomic pipe write. */
+struct calib {
+	uint32_t ok;
+	uint32_t u1;		/* single-copy hold ratio, permille */
+	uint64_t iters;
+	char why[160];
+};
+
+/* One line of the groups file. */
+struct group {
+	char id[9];
+	char kind[8];
+	char state[8];
+	unsigned int members;
+	unsigned int u;
+	unsigned int n;
+	unsigned int windows;
+};
+
+/* What one read of the groups file showed. */
+struct sample {
+	int ok;			/* well-formed */
+	int found;		/* an rwsem group is listed */
+	unsigned int ngroups;
+	struct group g;		/* the rwsem group with the most members */
+	char why[160];		/* why not well-formed */
+};
+
+static unsigned int copies = DEF_COPIES;
+static unsigned int ratio = DEF_RATIO;
+static unsigned int seconds = DEF_SECONDS;
+static unsigned int warmup = DEF_WARMUP;
+static unsigned int block = DEF_BLOCK;
+static const char *dir = DEF_DIR;
+static const char *dbgdir = DEF_DEBUGFS;
+static int calib_only;
+static int emulated;
+
+/* What the exit handler of the main process undoes. */
+static pid_t main_pid;
+static pid_t cal_pid;
+static pid_t *pids;		/* 0 once reaped */
+static int *statuses;
+static unsigned char *early;	/* ended before it was stopped */
+static unsigned int nr_started;
+static char file_path[PATH_MAX];
+static int file_made;
+static char enable_path[PATH_MAX];
+static char groups_path[PATH_MAX];
+static char old_enable[2];
+static int enable_changed;
+
+static volatile sig_atomic_t interrupted;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	interrupted = 1;
+}
+
+static void usage(FILE *f, const char *prog)
+{
+	fprintf(f,
+		"Usage: %s [-c COPIES] [-r RATIO] [-t SECONDS] [-w SECONDS] [-b BLOCK]\n"
+		"          [-d DIR] [-D DEBUGFS_DIR] [-C] [-h]\n"
+		"  -c COPIES    copies of the load run at once (default %d, max %d)\n"
+		"  -r RATIO     hold ratio of a single copy to aim for, permille\n"
+		"               (default %d, %d..%d)\n"
+		"  -t SECONDS   sampling time of the multi-copy run (default %d)\n"
+		"  -w SECONDS   warm-up before sampling starts (default %d)\n"
+		"  -b BLOCK     bytes per write (default %d, max %u)\n"
+		"  -d DIR       directory for the shared file (default %s)\n"
+		"  -D DIR       affsched debugfs directory (default %s)\n"
+		"  -C           only calibrate and measure a single copy; needs no affsched\n"
+		"  -E           emulated guest (vCPUs share host cores): a u or n off the\n"
+		"               single-copy figure is reported as XFAIL, not as a failure\n"
+		"  -h           this help\n",
+		prog, DEF_COPIES, MAX_COPIES, DEF_RATIO, MIN_RATIO, MAX_RATIO,
+		DEF_SECONDS, DEF_WARMUP, DEF_BLOCK, MAX_BLOCK, DEF_DIR, DEF_DEBUGFS);
+}
+
+/* The spin: @iters iterations of arithmetic on a volatile. */
+static void burn(uint64_t iters)
+{
+	volatile uint64_t acc = 1;
+	uint64_t i;
+
+	for (i = 0; i < iters; i++)
+		acc = acc * 3 + i;
+}
+
+static uint64_t to_iters(double x)
+{
+	if (!(x >= 1.0))
+		return 1;
+	if (x >= (double)MAX_ITERS)
+		return MAX_ITERS;
+	return (uint64_t)(x + 0.5);
+}
+
+static unsigned int permille(int64_t part, int64_t whole)
+{
+	unsigned int p;
+
+	if (whole <= 0)
+		return 0;
+	p = (unsigned int)(1000.0 * part / whole + 0.5);
+	return p > 1000 ? 1000 : p;
+}
+
+/*
+ * Run the load for @ns nanoseconds (forever if negative), timing each
+ * pwrite() with CLOCK_MONOTONIC.  0, or -1 with the reason in @why.
+ */
+static int run_load(const struct load *ld, int64_t ns, struct load_stats *st,
+		    char *why, size_t len)
+{
+	int64_t start, end, t0, t1;
+	uint64_t i = 0;
+	ssize_t n;
+
+	memset(st, 0, sizeof(*st));
+	start = now_ns();
+	end = ns < 0 ? INT64_MAX : start + ns;
+	t0 = start;
+	while (t0 < end) {
+		n = pwrite(ld->fd, ld->buf, ld->block, (off_t)(i % NR_BLOCKS) * ld->block);
+		t1 = now_ns();
+		if (n != (ssize_t)ld->block) {
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n < 0)
+				snprintf(why, len, "pwrite: %s", strerror(errno));
+			else
+				snprintf(why, len, "pwrite: %zd of %u bytes", n, ld->block);
+			return -1;
+		}
+		st->write_ns += t1 - t0;
+		burn(ld->iters);
+		t0 = now_ns();
+		st->loops++;
+		i++;
+	}
+	st->total_ns = t0 - start;
+	if (!st->loops) {
+		snprintf(why, len, "no loop completed");
+		return -1;
+	}
+	return 0;
+}
+
+/* Mean time of an empty pwrite() (ns): the part of a write not under the lock. */
+static double empty_ns;
+
+/* Time holding the lock in a run, as user space can tell (ns). */
+static int64_t held_ns(const struct load_stats *st)
+{
+	int64_t h = st->write_ns - (int64_t)(empty_ns * st->loops);
+
+	return h > 0 ? h : 0;
+}
+
+/* Mean time of an empty pwrite() on @ld's file, over @ns nanoseconds. */
+static double time_empty_write(const struct load *ld, int64_t ns)
+{
+	int64_t start = now_ns(), t = start;
+	uint64_t loops = 0;
+
+	while (t - start < ns) {
+		if (pwrite(ld->fd, ld->buf, 0, 0) < 0 && errno != EINTR)
+			return 0;
+		t = now_ns();
+		loops++;
+	}
+	return loops ? (double)(t - start) / loops : 0;
+}
+
+/*
+ * Scale the spin of @ld after a run of @st: t_o of the time outside
+ * pwrite() is not the spin's, the rest scales with the iterations.
+ */
+static void rescale(struct load *ld, const struct load_stats *st, double t_o)
+{
+	double w_mean = (double)st->write_ns / st->loops;
+	double o_mean = (double)(st->total_ns - st->write_ns) / st->loops;
+	double want = w_mean * (1000 - ratio) / ratio - t_o;
+	double got = o_mean - t_o;
+
+	ld->iters = to_iters(ld->iters * want / (got > 1.0 ? got : 1.0));
+}
+
+/*
+ * Size the spin so that a single copy holds the lock @ratio permille of
+ * the time, then measure what it does.  Prints the figures as it goes.
+ */
+static int calibrate(struct load *ld, struct calib *c)
+{
+	struct load_stats st;
+	double t_w, t_o, ipns, burn_ns, w_mean, o_mean;
+	int64_t cpu;
+	uint64_t k;
+	unsigned int u1 = 0;
+	int round;
+
+	/*
+	 * Mean time of an empty pwrite(), of a pwrite() on its own, and of
+	 * the rest of a loop without the spin (clock reads).
+	 */
+	empty_ns = time_empty_write(ld, CAL_WRITE_NS);
+	ld->iters = 0;
+	if (run_load(ld, CAL_WRITE_NS, &st, c->why, sizeof(c->why)))
+		return -1;
+	t_w = (double)st.write_ns / st.loops;
+	t_o = (double)(st.total_ns - st.write_ns) / st.loops;
+
+	/* Spin iterations per nanosecond of CPU time. */
+	for (k = 1 << 12;; k *= 2) {
+		cpu = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+		burn(k);
+		cpu = clock_ns(CLOCK_THREAD_CPUTIME_ID) - cpu;
+		if (cpu >= CAL_BURN_NS || k >= MAX_ITERS)
+			break;
+	}
+	ipns = (double)k / (cpu > 0 ? cpu : 1);
+
+	/* t_w / (t_w + t_o + burn) = ratio */
+	burn_ns = t_w * (1000 - ratio) / ratio - t_o;
+	ld->iters = to_iters(burn_ns * ipns);
+	ksft_print_msg("empty_pwrite_ns %.0f\n", empty_ns);
+	ksft_print_msg("pwrite_ns %.0f\n", t_w);
+	ksft_print_msg("loop_overhead_ns %.0f\n", t_o);
+	ksft_print_msg("pwrite_calibration_loops %" PRIu64 "\n", st.loops);
+	ksft_print_msg("burn_iters_per_ns %.4f\n", ipns);
+	ksft_print_msg("burn_target_ns %.0f\n", burn_ns);
+	ksft_print_msg("burn_iters_first_guess %" PRIu64 "\n", ld->iters);
+
+	/*
+	 * A spin right after a system call runs slower than the spin timed
+	 * on its own: correct the guess by a short trial of the real loop.
+	 */
+	if (run_load(ld, TRIAL_NS, &st, c->why, sizeof(c->why)))
+		return -1;
+	ksft_print_msg("trial_hold_permille %u\n", permille(st.write_ns, st.total_ns));
+	rescale(ld, &st, t_o);
+	ksft_print_msg("burn_iters %" PRIu64 "\n", ld->iters);
+
+	for (round = 1; round <= 2; round++) {
+		if (run_load(ld, SINGLE_NS, &st, c->why, sizeof(c->why)))
+			return -1;
+		/* Per loop: inside pwrite(), and outside (spin, clock reads). */
+		w_mean = (double)st.write_ns / st.loops;
+		o_mean = (double)(st.total_ns - st.write_ns) / st.loops;
+		u1 = permille(st.write_ns, st.total_ns);
+		ksft_print_msg("single_copy_run %d hold_permille_without_syscall_cost=%u\n",
+			       round, permille(held_ns(&st), st.total_ns));
+		ksft_print_msg("single_copy_run %d burn_iters=%" PRIu64 " loops=%" PRIu64
+			       " pwrite_ns=%.0f outside_ns=%.0f hold_permille=%u\n",
+			       round, ld->iters, st.loops, w_mean, o_mean, u1);
+		if (round == 2 || abs((int)u1 - (int)ratio) <= TOLERANCE)
+			break;
+		/* Once: scale the spin by the time it really took. */
+		rescale(ld, &st, t_o);
+		ksft_print_msg("recalibrated_burn_iters %" PRIu64 "\n", ld->iters);
+	}
+	if (!u1)
+		u1 = 1;
+	ksft_print_msg("single_copy_hold_permille %u\n", u1);
+	c->u1 = u1;
+	c->iters = ld->iters;
+	c->ok = 1;
+	return 0;
+}
+
+/* Wait for process @pid; its status, or -1 if there is none to wait for. */
+static int reap(pid_t pid)
+{
+	int status = 0;
+	pid_t w;
+
+	do
+		w = waitpid(pid, &status, 0);
+	while (w < 0 && errno == EINTR);
+	return w == pid ? status : -1;
+}
+
+/* Calibrate in a child, so that this process never takes the lock. */
+static void run_calibration(const struct load *proto, struct calib *c)
+{
+	struct load ld = *proto;
+	int p[2], status;
+	ssize_t n;
+
+	if (pipe(p))
+		ksft_exit_fail_msg("pipe: %s\n", strerror(errno));
+	fflush(stdout);
+	cal_pid = fork();
+	if (cal_pid < 0)
+		ksft_exit_fail_msg("fork: %s\n", strerror(errno));
+	if (cal_pid == 0) {
+		struct calib r;
+
+		memset(&r, 0, sizeof(r));
+		close(p[0]);
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGHUP, SIG_DFL);
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != main_pid)
+			_exit(1);
+		calibrate(&ld, &r);
+		fflush(stdout);
+		if (write_full(p[1], &r, sizeof(r)) != sizeof(r))
+			_exit(3);
+		_exit(0);
+	}
+	close(p[1]);
+	memset(c, 0, sizeof(*c));
+	n = read_full(p[0], c, sizeof(*c));
+	close(p[0]);
+	status = reap(cal_pid);
+	cal_pid = 0;
+	if (interrupted)
+		ksft_exit_fail_msg("interrupted\n");
+	if (n != sizeof(*c) || status)
+		ksft_exit_fail_msg("calibration process failed (status 0x%x)\n",
+				   (unsigned int)status);
+	c->why[sizeof(c->why) - 1] = '\0';
+	if (!c->ok)
+		ksft_exit_fail_msg("calibration: %s\n", c->why);
+}
+
+/* Body of copy @idx of the multi-copy run; never returns. */
+static void run_copy(unsigned int idx, const struct load *ld)
+{
+	struct load_stats st;
+	char why[160];
+
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
+	/* Do not outlive the test, even if it is killed. */
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != main_pid)
+		_exit(1);
+	run_load(ld, -1, &st, why, sizeof(why));
+	ksft_print_msg("copy %u: %s\n", idx, why);
+	fflush(stdout);
+	_exit(1);
+}
+
+/*
+ * Stop the copies with SIGTERM and reap them; note which had already
+ * ended on their own.
+ */
+static void stop_copies(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < nr_started; i++) {
+		if (pids[i] <= 0)
+			continue;
+		if (waitpid(pids[i], &statuses[i], WNOHANG) == pids[i]) {
+			early[i] = 1;
+			pids[i] = 0;
+			continue;
+		}
+		kill(pids[i], SIGTERM);
+	}
+	for (i = 0; i < nr_started; i++) {
+		if (pids[i] <= 0)
+			continue;
+		statuses[i] = reap(pids[i]);
+		pids[i] = 0;
+	}
+}
+
+/* Write @s to @path in one write(); 0 or -1 with errno set. */
+static int write_str(const char *path, const char *s)
+{
+	size_t len = strlen(s);
+	ssize_t n;
+	int fd, err;
+
+	fd = open(path, O_WRONLY);
+	if (fd < 0)
+		return -1;
+	n = write(fd, s, len);
+	err = errno;
+	close(fd);
+	if (n == (ssize_t)len)
+		return 0;
+	errno = n < 0 ? err : EIO;
+	return -1;
+}
+
+static int restore_enable(void)
+{
+	char s[3] = { old_enable[0], '\n', '\0' };
+
+	if (!enable_changed)
+		return 0;
+	enable_changed = 0;
+	return write_str(enable_path, s);
+}
+
+static void remove_file(void)
+{
+	if (file_made && unlink(file_path) && errno != ENOENT)
+		ksft_print_msg("unlink %s: %s\n", file_path, strerror(errno));
+	file_made = 0;
+}
+
+/* Whatever way the main process exits: no load left, state restored. */
+static void cleanup(void)
+{
+	if (getpid() != main_pid)
+		return;
+	if (cal_pid > 0) {
+		kill(cal_pid, SIGKILL);
+		reap(cal_pid);
+		cal_pid = 0;
+	}
+	if (pids)
+		stop_copies();
+	if (restore_enable())
+		ksft_print_msg("WARNING: could not restore %s to %c: %s\n", enable_path,
+			       old_enable[0], strerror(errno));
+	remove_file();
+	fflush(stdout);
+}
+
+/*
+ * Read all of @path into a NUL-terminated buffer; NULL with errno set on
+ * failure.
+ */
+static char *slurp(const char *path)
+{
+	size_t size = 4096, len = 0;
+	char *buf, *nbuf;
+	ssize_t n;
+	int fd, err;
+
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return NULL;
+	buf = malloc(size);
+	if (!buf) {
+		close(fd);
+		errno = ENOMEM;
+		return NULL;
+	}
+	for (;;) {
+		if (len + 1 == size) {
+			if (size >= MAX_GROUPS_SIZE) {
+				err = EFBIG;
+				goto fail;
+			}
+			nbuf = realloc(buf, size * 2);
+			if (!nbuf) {
+				err = ENOMEM;
+				goto fail;
+			}
+			buf = nbuf;
+			size *= 2;
+		}
+		n = read(fd, buf + len, size - 1 - len);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			err = errno;
+			goto fail;
+		}
+		if (!n)
+			break;
+		len += n;
+	}
+	close(fd);
+	buf[len] = '\0';
+	return buf;
+fail:
+	close(fd);
+	free(buf);
+	errno = err;
+	return NULL;
+}
+
+/* A field of the groups file: decimal digits only, fits in 32 bits. */
+static int field_uint(const char *s, unsigned int *v)
+{
+	unsigned long x;
+	char *end;
+
+	if (*s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	x = strtoul(s, &end, 10);
+	if (errno || *end || x > UINT_MAX)
+		return -1;
+	*v = x;
+	return 0;
+}
+
+/* Parse "id kind members u_permille n windows state"; 0 if well-formed. */
+static int parse_group(char *line, struct group *g)
+{
+	char *f[8], *save = NULL, *tok;
+	unsigned int nf = 0, i;
+
+	for (tok = strtok_r(line, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
+		if (nf == 8)
+			return -1;
+		f[nf++] = tok;
+	}
+	if (nf != 7 || strlen(f[0]) != 8)
+		return -1;
+	for (i = 0; i < 8; i++)
+		if (!strchr("0123456789abcdef", f[0][i]))
+			return -1;
+	if (strcmp(f[1], "rwsem") && strcmp(f[1], "mutex"))
+		return -1;
+	if (field_uint(f[2], &g->members) || field_uint(f[3], &g->u) ||
+	    field_uint(f[4], &g->n) || field_uint(f[5], &g->windows))
+		return -1;
+	if (g->u > 1000)
+		return -1;
+	if (strcmp(f[6], "forming") && strcmp(f[6], "active") && strcmp(f[6], "idle"))
+		return -1;
+	strcpy(g->id, f[0]);
+	strcpy(g->kind, f[1]);
+	strcpy(g->state, f[6]);
+	return 0;
+}
+
+/*
+ * A comparison with the single-copy figure.  In an emulated guest whose
+ * vCPUs share host cores (-E), the host descheduling a vCPU while its task
+ * holds the lock stretches that hold by milliseconds, and the spinning
+ * vCPUs compete with the holder's: the hold ratio under contention then
+ * differs from the single copy's for reasons that are the emulator's, so a
+ * miss is an expected failure there (and shown as such), not a failure.
+ */
+#define result_vs_single(cond, fmt, ...) do {				\
+	if (cond)							\
+		ksft_test_result_pass(fmt, ##__VA_ARGS__);		\
+	else if (emulated)						\
+		ksft_test_result_xfail(fmt, ##__VA_ARGS__);		\
+	else								\
+		ksft_test_result_fail(fmt, ##__VA_ARGS__);		\
+	} while (0)
+
+static int cmp_uint(const void *a, const void *b)
+{
+	unsigned int x = *(const unsigned int *)a, y = *(const unsigned int *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Median of v[0..n-1], n > 0 (the lower middle for even n); sorts v. */
+static unsigned int median(unsigned int *v, unsigned int n)
+{
+	qsort(v, n, sizeof(*v), cmp_uint);
+	return v[(n - 1) / 2];
+}
+
+static void take_sample(struct sample *s)
+{
+	char *buf, *line, *next, *copy;
+	struct group g;
+	int first = 1;
+
+	memset(s, 0, sizeof(*s));
+	s->ok = 1;
+	buf = slurp(groups_path);
+	if (!buf) {
+		s->ok = 0;
+		snprintf(s->why, sizeof(s->why), "cannot read the groups file: %s",
+			 strerror(errno));
+		return;
+	}
+	for (line = buf; line && *line; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		if (first) {
+			first = 0;
+			if (strcmp(line, GROUPS_HEADER)) {
+				s->ok = 0;
+				snprintf(s->why, sizeof(s->why), "header is '%.100s'", line);
+				break;
+			}
+			continue;
+		}
+		if (!*line)
+			continue;
+		copy = strdup(line);
+		if (!copy || parse_group(copy, &g)) {
+			if (s->ok)
+				snprintf(s->why, sizeof(s->why), "bad line '%.100s'", line);
+			s->ok = 0;
+			free(copy);
+			continue;
+		}
+		free(copy);
+		s->ngroups++;
+		if (!strcmp(g.kind, "rwsem") && (!s->found || g.members > s->g.members)) {
+			s->g = g;
+			s->found = 1;
+		}
+	}
+	if (first && s->ok) {
+		s->ok = 0;
+		snprintf(s->why, sizeof(s->why), "empty file, no header");
+	}
+	free(buf);
+}
+
+/* Sleep until CLOCK_MONOTONIC reaches @t ns; -1 if interrupted. */
+static int sleep_until(int64_t t)
+{
+	struct timespec ts = { .tv_sec = t / NS_PER_SEC, .tv_nsec = t % NS_PER_SEC };
+	int err;
+
+	do
+		err = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+	while (err == EINTR && !interrupted);
+	return interrupted ? -1 : 0;
+}
+
+/* ceil(1000 / u) clamped to [1, members], as the kernel computes n. */
+static unsigned int expected_n(unsigned int u, unsigned int members)
+{
+	unsigned int n;
+
+	if (!members)
+		members = 1;
+	if (!u)
+		return members;
+	n = (1000 + u - 1) / u;
+	if (n < 1)
+		n = 1;
+	return n > members ? members : n;
+}
+
+static unsigned int udiff(unsigned int a, unsigned int b)
+{
+	return a > b ? a - b : b - a;
+}
+
+/* Check that the debugfs files are there, or skip the whole test. */
+static void check_debugfs(const char *prog)
+{
+	char *s;
+	size_t len;
+
+	if (snprintf(groups_path, sizeof(groups_path), "%s/groups", dbgdir) >=
+	    (int)sizeof(groups_path) ||
+	    snprintf(enable_path, sizeof(enable_path), "%s/enable", dbgdir) >=
+	    (int)sizeof(enable_path)) {
+		fprintf(stderr, "%s: -D: path too long\n", prog);
+		exit(2);
+	}
+	if (access(groups_path, F_OK))
+		ksft_exit_skip("no %s (module not loaded or debugfs not mounted)\n",
+			       groups_path);
+	if (access(groups_path, R_OK) || access(enable_path, R_OK | W_OK))
+		ksft_exit_skip("cannot use %s and %s: %s (run as root)\n", groups_path,
+			       enable_path, strerror(errno));
+
+	s = slurp(enable_path);
+	if (!s)
+		ksft_exit_fail_msg("cannot read %s: %s\n", enable_path, strerror(errno));
+	len = strlen(s);
+	while (len && (s[len - 1] == '\n' || s[len - 1] == ' '))
+		s[--len] = '\0';
+	if (strcmp(s, "0") && strcmp(s, "1"))
+		ksft_exit_fail_msg("%s reads '%.20s', not 0 or 1\n", enable_path, s);
+	old_enable[0] = s[0];
+	free(s);
+}
+
+static void describe_status(unsigned int i)
+{
+	const char *when = early[i] ? "before it was stopped" : "when stopped";
+	int st = statuses[i];
+
+	if (st < 0)
+		ksft_print_msg("copy %u: could not be reaped\n", i);
+	else if (WIFEXITED(st))
+		ksft_print_msg("copy %u: exited with status %d %s\n", i, WEXITSTATUS(st),
+			       when);
+	else if (WIFSIGNALED(st))
+		ksft_print_msg("copy %u: killed by signal %d %s\n", i, WTERMSIG(st), when);
+}
+
+int main(int argc, char **argv)
+{
+	struct sample last = { 0 }, s;
+	unsigned int *us, *us_seen, *ns, nfound = 0, u_med = 0, n_med = 0;
+	struct calib cal;
+	struct load ld;
+	struct sigaction sa;
+	struct stat st;
+	char why[160] = "";
+	unsigned int i, k, nsamples, exp_n, self_n, bad_copies = 0;
+	int format_ok = 1, opt, fd, restored;
+	int64_t t_start;
+	char *buf;
+
+	while ((opt = getopt(argc, argv, "c:r:t:w:b:d:D:CEh")) != -1) {
+		switch (opt) {
+		case 'c':
+			copies = parse_uint(argv[0], 'c', optarg, 1, MAX_COPIES, usage);
+			break;
+		case 'r':
+			ratio = parse_uint(argv[0], 'r', optarg, MIN_RATIO, MAX_RATIO, usage);
+			break;
+		case 't':
+			seconds = parse_uint(argv[0], 't', optarg, 1, MAX_SECONDS, usage);
+			break;
+		case 'w':
+			warmup = parse_uint(argv[0], 'w', optarg, 0, MAX_SECONDS, usage);
+			break;
+		case 'b':
+			block = parse_uint(argv[0], 'b', optarg, 1, MAX_BLOCK, usage);
+			break;
+		case 'd':
+			dir = optarg;
+			break;
+		case 'D':
+			dbgdir = optarg;
+			break;
+		case 'C':
+			calib_only = 1;
+			break;
+		case 'E':
+			emulated = 1;
+			break;
+		case 'h':
+			usage(stdout, argv[0]);
+			return 0;
+		default:
+			usage(stderr, argv[0]);
+			return 2;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "%s: unexpected argument '%s'\n", argv[0], argv[optind]);
+		usage(stderr, argv[0]);
+		return 2;
+	}
+	if (!*dir || !*dbgdir) {
+		fprintf(stderr, "%s: empty directory name\n", argv[0]);
+		usage(stderr, argv[0]);
+		return 2;
+	}
+
+	main_pid = getpid();
+	ksft_print_header();
+	if (!calib_only)
+		check_debugfs(argv[0]);
+	ksft_set_plan(calib_only ? 1 : NR_TESTS);
+
+	ksft_print_msg("target_hold_permille %u\n", ratio);
+	ksft_print_msg("block_bytes %u\n", block);
+	ksft_print_msg("online_cpus %ld\n", sysconf(_SC_NPROCESSORS_ONLN));
+	if (!calib_only) {
+		ksft_print_msg("copies %u\n", copies);
+		ksft_print_msg("warmup_seconds %u\n", warmup);
+		ksft_print_msg("measure_seconds %u\n", seconds);
+		ksft_print_msg("debugfs %s\n", dbgdir);
+	}
+
+	if (stat(dir, &st) || !S_ISDIR(st.st_mode))
+		ksft_exit_fail_msg("%s is not a directory\n", dir);
+	if (snprintf(file_path, sizeof(file_path), "%s/holdratio.%d", dir, (int)main_pid) >=
+	    (int)sizeof(file_path))
+		ksft_exit_fail_msg("-d: path too long\n");
+
+	pids = calloc(copies, sizeof(*pids));
+	statuses = calloc(copies, sizeof(*statuses));
+	early = calloc(copies, 1);
+	buf = malloc(block);
+	if (!pids || !statuses || !early || !buf)
+		ksft_exit_fail_msg("out of memory\n");
+	for (i = 0; i < block; i++)
+		buf[i] = (char)(i * 131 + 7);
+
+	if (atexit(cleanup))
+		ksft_exit_fail_msg("atexit failed\n");
+	signal(SIGPIPE, SIG_IGN);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGINT, &sa, NULL) || sigaction(SIGTERM, &sa, NULL) ||
+	    sigaction(SIGHUP, &sa, NULL))
+		ksft_exit_fail_msg("sigaction: %s\n", strerror(errno));
+
+	fd = open(file_path, O_RDWR | O_CREAT | O_EXCL, 0600);
+	if (fd < 0)
+		ksft_exit_fail_msg("create %s: %s\n", file_path, strerror(errno));
+	file_made = 1;
+	ksft_print_msg("file %s\n", file_path);
+
+	ld.fd = fd;
+	ld.buf = buf;
+	ld.block = block;
+	ld.iters = 0;
+	run_calibration(&ld, &cal);
+	ld.iters = cal.iters;
+
+	if (calib_only) {
+		ksft_test_result(udiff(cal.u1, ratio) <= TOLERANCE,
+				 "calibration: single-copy hold %u permille, target %u +-%u\n",
+				 cal.u1, ratio, TOLERANCE);
+		remove_file();
+		return ksft_get_fail_cnt() ? ksft_exit_fail() : ksft_exit_pass();
+	}
+	if (udiff(cal.u1, ratio) > TOLERANCE)
+		ksft_print_msg("single copy: %u permille, target %u; checking against %u\n",
+			       cal.u1, ratio, cal.u1);
+
+	if (write_str(enable_path, "1\n"))
+		ksft_exit_fail_msg("echo 1 > %s: %s\n", enable_path, strerror(errno));
+	enable_changed = 1;
+	ksft_print_msg("old_enable %c\n", old_enable[0]);
+
+	fflush(stdout);
+	for (i = 0; i < copies; i++) {
+		pid_t pid = fork();
+
+		if (pid < 0)
+			ksft_exit_fail_msg("fork of copy %u: %s\n", i, strerror(errno));
+		if (pid == 0)
+			run_copy(i, &ld);
+		pids[i] = pid;
+		nr_started++;
+	}
+	t_start = now_ns();
+
+	if (sleep_until(t_start + (int64_t)warmup * NS_PER_SEC))
+		ksft_exit_fail_msg("interrupted\n");
+	nsamples = seconds * 2;
+	us = calloc(nsamples, sizeof(*us));
+	us_seen = calloc(nsamples, sizeof(*us_seen));
+	ns = calloc(nsamples, sizeof(*ns));
+	if (!us || !us_seen || !ns)
+		ksft_exit_fail_msg("out of memory\n");
+	for (k = 1; k <= nsamples; k++) {
+		int64_t t = t_start + (int64_t)warmup * NS_PER_SEC + k * SAMPLE_NS;
+
+		if (sleep_until(t))
+			ksft_exit_fail_msg("interrupted\n");
+		take_sample(&s);
+		if (!s.ok) {
+			if (format_ok)
+				snprintf(why, sizeof(why), "%s", s.why);
+			format_ok = 0;
+			ksft_print_msg("sample %u t=%.2f malformed: %s\n", k,
+				       (now_ns() - t_start) / 1e9, s.why);
+		}
+		if (s.found)
+			ksft_print_msg("sample %u t=%.2f groups=%u id=%s kind=%s members=%u u_permille=%u n=%u windows=%u state=%s\n",
+				       k, (now_ns() - t_start) / 1e9, s.ngroups, s.g.id,
+				       s.g.kind, s.g.members, s.g.u, s.g.n, s.g.windows,
+				       s.g.state);
+		else
+			ksft_print_msg("sample %u t=%.2f groups=%u no rwsem group\n", k,
+				       (now_ns() - t_start) / 1e9, s.ngroups);
+		last = s;
+		if (s.found && s.g.members == copies) {
+			us[nfound] = s.g.u;
+			us_seen[nfound] = s.g.u;
+			ns[nfound] = s.g.n;
+			nfound++;
+		}
+	}
+	if (nfound) {
+		/* The sample with the median u, and its own n. */
+		u_med = median(us, nfound);
+		for (i = 0; i < nfound; i++)
+			if (us_seen[i] == u_med)
+				n_med = ns[i];
+	}
+
+	stop_copies();
+	restored = !restore_enable();
+	if (!restored)
+		ksft_print_msg("could not restore %s to %c: %s\n", enable_path,
+			       old_enable[0], strerror(errno));
+	remove_file();
+	for (i = 0; i < copies; i++) {
+		if (!early[i] && statuses[i] >= 0 && WIFSIGNALED(statuses[i]) &&
+		    WTERMSIG(statuses[i]) == SIGTERM)
+			continue;
+		bad_copies++;
+		describe_status(i);
+	}
+
+	/* 1 */
+	if (!format_ok)
+		ksft_test_result_fail("group: groups file malformed: %s\n", why);
+	else if (!last.found)
+		ksft_test_result_fail("group: no rwsem group in the last sample\n");
+	else
+		ksft_test_result_pass("group: rwsem group %s in the last sample\n", last.g.id);
+
+	if (!last.found) {
+		ksft_test_result_skip("members: no group\n");
+		ksft_test_result_skip("u_permille: no group\n");
+		ksft_test_result_skip("n from the single copy: no group\n");
+		ksft_test_result_skip("n from its own u_permille: no group\n");
+	} else {
+		exp_n = expected_n(cal.u1, last.g.members);
+		self_n = expected_n(u_med, last.g.members);
+		ksft_print_msg("group members=%u u_permille=%u n=%u windows=%u id=%s state=%s\n",
+			       last.g.members, last.g.u, last.g.n, last.g.windows,
+			       last.g.id, last.g.state);
+		ksft_print_msg("median of %u samples: u_permille=%u, n=%u in that sample\n",
+			       nfound, u_med, n_med);
+		ksft_print_msg("expected n=%u n_self=%u\n", exp_n, self_n);
+		/* 2 */
+		ksft_test_result(last.g.members == copies,
+				 "members: %u, expected %u\n", last.g.members, copies);
+		/* 3 */
+		result_vs_single(nfound && udiff(u_med, cal.u1) <= TOLERANCE,
+				 "u_permille: median %u, single copy %u, tolerance %u\n",
+				 u_med, cal.u1, TOLERANCE);
+		/* 4 */
+		result_vs_single(nfound && udiff(n_med, exp_n) <= 1,
+				 "n from the single copy: %u, expected %u +-1\n",
+				 n_med, exp_n);
+		/* 5 */
+		ksft_test_result(nfound && udiff(n_med, self_n) <= 1,
+				 "n from its own u_permille: %u, expected %u +-1\n",
+				 n_med, self_n);
+	}
+	/* 6 */
+	ksft_test_result(!bad_copies && restored,
+			 "load: %u of %u copies ran until stopped, enable %srestored to %c\n",
+			 copies - bad_copies, copies, restored ? "" : "not ", old_enable[0]);
+
+	return ksft_get_fail_cnt() ? ksft_exit_fail() : ksft_exit_pass();
+}
