@@ -28,7 +28,10 @@ obj=${AFFSCHED_OBJ:-$BUILD/obj/$arch${variant:+-$variant}}
 mkdir -p "$obj"
 cfgdir=$AFFSCHED_TOP/configs
 frags=("$cfgdir/guest-common.config" "$cfgdir/qemu-$arch.config" "$cfgdir/affsched.config")
-[ "$variant" = debug ] && frags+=("$cfgdir/debug.config")
+if [ "$variant" = debug ]; then
+	frags+=("$cfgdir/debug.config")
+	[ -f "$cfgdir/debug-$arch.config" ] && frags+=("$cfgdir/debug-$arch.config")
+fi
 
 mk() {
 	make -C "$KSRC" O="$obj" ARCH="$karch" CROSS_COMPILE="$cross" "$@"

@@ -139,6 +139,7 @@ kerneldoc_clean() {
 	[ -z "$out" ]
 }
 t "kernel-doc: no warnings in the series' files and the module" kerneldoc_clean
+t "trace-summary.py summarises a sample trace" "$AFFSCHED_TOP/scripts/test-trace-summary.sh"
 
 # --- builds --------------------------------------------------------------
 bisect_builds() {
@@ -184,7 +185,7 @@ guest() {
 	cp -a "$BUILD/selftests/$a" "$payload/selftests"
 	cp "$AFFSCHED_TOP/scripts/guest-selftests.sh" "$payload/"
 	"$AFFSCHED_TOP/scripts/run-vm.sh" --arch "$a" ${v:+--variant "$v"} --payload "$payload" \
-		--log "$vmlog" --timeout 1800 -- sh /payload/guest-selftests.sh "$t_load" >"$out" 2>&1
+		--log "$vmlog" --timeout 1800 -- sh /payload/guest-selftests.sh "$t_load" $v >"$out" 2>&1
 	st=$?
 	echo "# $tag guest ran for $((SECONDS - start))s (exit $st), log: $vmlog"
 	record "$tag guest booted and ran the selftests to the end" $st
@@ -197,6 +198,14 @@ guest() {
 		record "$tag selftest $name" "$st"
 	done < <(grep '^AFFSCHED-TEST ' "$out")
 	grep -q '^AFFSCHED-TEST debugfs ' "$out" || record "$tag selftests all reported" 1
+	# Expected failures (holdratio -E: TCG skews u against the single copy).
+	grep -E '^ok [0-9]+ # XFAIL' "$out" | sed "s/^/# $tag /"
+	# The traced known-answer run: group_update events with its 8 members.
+	if [ -z "$v" ]; then
+		grep '^TRACE ' "$out" | sed 's/^TRACE //' | python3 "$AFFSCHED_TOP/scripts/trace-summary.py" --json >"$logs/trace-$tag.json"
+		python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); sys.exit(not any(g["members"]["max"] == 8 for g in d["groups"]))' "$logs/trace-$tag.json"
+		record "$tag affsched:group_update traced for the known-answer load (trace-summary.py)" $?
+	fi
 	# lockdep, sleep-in-atomic, BUG and WARN reports on the console
 	! grep -n -E 'WARNING:|BUG:|INFO: possible|circular locking|recursive locking|sleeping function called from invalid context|Call [Tt]race:' "$vmlog" |
 		sed 's/^/#   /' | grep .
@@ -206,7 +215,11 @@ guest() {
 guest x86_64
 guest arm64
 
-# The debug configuration (lockdep, DEBUG_ATOMIC_SLEEP, ...) on arm64.
+# The debug configuration (lockdep, DEBUG_ATOMIC_SLEEP, ...) on both
+# arches, with KASAN on x86_64 (configs/debug-x86_64.config).
+t "x86_64 debug kernel builds (configs/debug.config, KASAN)" "$AFFSCHED_TOP/scripts/build-kernel.sh" x86_64 debug
+t "x86_64 debug module builds" "$AFFSCHED_TOP/scripts/build-module.sh" x86_64 debug
+guest x86_64 debug
 t "arm64 debug kernel builds (configs/debug.config)" "$AFFSCHED_TOP/scripts/build-kernel.sh" arm64 debug
 t "arm64 debug module builds" "$AFFSCHED_TOP/scripts/build-module.sh" arm64 debug
 guest arm64 debug
