@@ -19,6 +19,9 @@ obj=$BUILD/obj/$arch
 # W=1 warnings of one object, line numbers stripped, sorted
 warnings() {
 	local src=$1 o=$2 f=$3
+	# Recompile even if the object is up to date (an object left by an
+	# earlier W=1 run would print nothing).
+	rm -f "$o/${f%.c}.o"
 	make -s -C "$src" O="$o" ARCH="$karch" CROSS_COMPILE="$cross" W=1 "${f%.c}.o" 2>&1 |
 		{ grep -E 'warning:' || true; } | sed -E 's/:[0-9]+:[0-9]+:/:/; s|^.*/linux[^/]*/||' | sort -u
 }
