@@ -14,13 +14,19 @@
  *
  * First a single copy (its own process) is calibrated and measured from
  * user space: u1 is the time inside pwrite() over the time of the whole
- * loop.  Then affsched is enabled, COPIES copies run at once and, after a
- * warm-up, the module's debugfs file "groups" is sampled every 0.5 s.  In
- * the last sample the rwsem group with the most members must have COPIES
- * members; over the samples, the median of its smoothed hold ratio must be
- * within 100 permille of u1, and the n of the sample with that median
- * within one of ceil(1000 / u1) and of ceil(1000 / median ratio), both
- * clamped to [1, members] as the kernel does.  Medians, because a 10 ms window in a
+ * loop, and u1_lock the same without the empty pwrite()'s time.  The
+ * kernel times the hold of i_rwsem, which is shorter than the call and
+ * longer than the call less its fixed cost, so the true single-copy hold
+ * ratio lies in [u1_lock, u1].  The gap matters in an emulated guest,
+ * where a system call is slow: 500 against 360 permille for 4 KB writes in
+ * an arm64 TCG guest.  Then affsched is enabled, COPIES copies run at once
+ * and, after a warm-up, the module's debugfs file "groups" is sampled
+ * every 0.5 s.  In the last sample the rwsem group with the most members
+ * must have COPIES members; over the samples, the median of its smoothed
+ * hold ratio must be within 100 permille of [u1_lock, u1], and the n of
+ * the sample with that median within one of [ceil(1000 / u1),
+ * ceil(1000 / u1_lock)] and of ceil(1000 / median ratio), all clamped to
+ * [1, members] as the kernel does.  Medians, because a 10 ms window in a
  * TCG guest, whose vCPUs share two host cores, is noisy.
  *
  * TAP: six tests, the five checks above and one that the copies ran until
@@ -92,7 +98,8 @@ struct load_stats {
 /* Result of the calibration process; one atomic pipe write. */
 struct calib {
 	uint32_t ok;
-	uint32_t u1;		/* single-copy hold ratio, permille */
+	uint32_t u1;		/* single-copy time in pwrite(), permille */
+	uint32_t u1_lock;	/* the same less the empty pwrite(), permille */
 	uint64_t iters;
 	char why[160];
 };
@@ -290,7 +297,7 @@ static int calibrate(struct load *ld, struct calib *c)
 	double t_w, t_o, ipns, burn_ns, w_mean, o_mean;
 	int64_t cpu;
 	uint64_t k;
-	unsigned int u1 = 0;
+	unsigned int u1 = 0, u1_lock = 0;
 	int round;
 
 	/*
@@ -342,8 +349,9 @@ static int calibrate(struct load *ld, struct calib *c)
 		w_mean = (double)st.write_ns / st.loops;
 		o_mean = (double)(st.total_ns - st.write_ns) / st.loops;
 		u1 = permille(st.write_ns, st.total_ns);
+		u1_lock = permille(held_ns(&st), st.total_ns);
 		ksft_print_msg("single_copy_run %d hold_permille_without_syscall_cost=%u\n",
-			       round, permille(held_ns(&st), st.total_ns));
+			       round, u1_lock);
 		ksft_print_msg("single_copy_run %d burn_iters=%" PRIu64 " loops=%" PRIu64
 			       " pwrite_ns=%.0f outside_ns=%.0f hold_permille=%u\n",
 			       round, ld->iters, st.loops, w_mean, o_mean, u1);
@@ -355,8 +363,12 @@ static int calibrate(struct load *ld, struct calib *c)
 	}
 	if (!u1)
 		u1 = 1;
+	if (!u1_lock)
+		u1_lock = 1;
 	ksft_print_msg("single_copy_hold_permille %u\n", u1);
+	ksft_print_msg("single_copy_lock_permille %u\n", u1_lock);
 	c->u1 = u1;
+	c->u1_lock = u1_lock < u1 ? u1_lock : u1;
 	c->iters = ld->iters;
 	c->ok = 1;
 	return 0;
@@ -736,6 +748,14 @@ static unsigned int udiff(unsigned int a, unsigned int b)
 	return a > b ? a - b : b - a;
 }
 
+/* Distance of @v from the interval [@lo, @hi] (0 inside it). */
+static unsigned int udist(unsigned int v, unsigned int lo, unsigned int hi)
+{
+	if (v < lo)
+		return lo - v;
+	return v > hi ? v - hi : 0;
+}
+
 /* Check that the debugfs files are there, or skip the whole test. */
 static void check_debugfs(const char *prog)
 {
@@ -791,7 +811,7 @@ int main(int argc, char **argv)
 	struct sigaction sa;
 	struct stat st;
 	char why[160] = "";
-	unsigned int i, k, nsamples, exp_n, self_n, bad_copies = 0;
+	unsigned int i, k, nsamples, exp_n, exp_n_lock, self_n, bad_copies = 0;
 	int format_ok = 1, opt, fd, restored;
 	int64_t t_start;
 	char *buf;
@@ -1001,24 +1021,25 @@ int main(int argc, char **argv)
 		ksft_test_result_skip("n from its own u_permille: no group\n");
 	} else {
 		exp_n = expected_n(cal.u1, last.g.members);
+		exp_n_lock = expected_n(cal.u1_lock, last.g.members);
 		self_n = expected_n(u_med, last.g.members);
 		ksft_print_msg("group members=%u u_permille=%u n=%u windows=%u id=%s state=%s\n",
 			       last.g.members, last.g.u, last.g.n, last.g.windows,
 			       last.g.id, last.g.state);
 		ksft_print_msg("median of %u samples: u_permille=%u, n=%u in that sample\n",
 			       nfound, u_med, n_med);
-		ksft_print_msg("expected n=%u n_self=%u\n", exp_n, self_n);
+		ksft_print_msg("expected n=%u..%u n_self=%u\n", exp_n, exp_n_lock, self_n);
 		/* 2 */
 		ksft_test_result(last.g.members == copies,
 				 "members: %u, expected %u\n", last.g.members, copies);
 		/* 3 */
-		result_vs_single(nfound && udiff(u_med, cal.u1) <= TOLERANCE,
-				 "u_permille: median %u, single copy %u, tolerance %u\n",
-				 u_med, cal.u1, TOLERANCE);
+		result_vs_single(nfound && udist(u_med, cal.u1_lock, cal.u1) <= TOLERANCE,
+				 "u_permille: median %u, single copy %u..%u, tolerance %u\n",
+				 u_med, cal.u1_lock, cal.u1, TOLERANCE);
 		/* 4 */
-		result_vs_single(nfound && udiff(n_med, exp_n) <= 1,
-				 "n from the single copy: %u, expected %u +-1\n",
-				 n_med, exp_n);
+		result_vs_single(nfound && udist(n_med, exp_n, exp_n_lock) <= 1,
+				 "n from the single copy: %u, expected %u..%u +-1\n",
+				 n_med, exp_n, exp_n_lock);
 		/* 5 */
 		ksft_test_result(nfound && udiff(n_med, self_n) <= 1,
 				 "n from its own u_permille: %u, expected %u +-1\n",

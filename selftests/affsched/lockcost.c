@@ -1,0 +1,218 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lockcost - what affsched's hold tracking adds to an uncontended lock
+ * acquisition by a member of a group.
+ *
+ * The process first makes itself a member of the group of a file's inode
+ * rwsem: it and HELPERS child processes pwrite() one block to the same
+ * file for JOIN milliseconds, so that it enters the rwsem's slow path.
+ * The helpers then exit and the process, still a member and now alone,
+ * times WRITES pwrite() calls of BLOCK bytes.  Every one of them takes the
+ * rwsem without contention, so with affsched enabled each pays the
+ * acquire and release hooks and nothing else; with affsched disabled, or
+ * for a process outside any group, the hooks are one static branch or one
+ * compare.  Run it with enable at 0 and 1 and compare the figures.
+ *
+ * In a guest run with instruction counting (run-vm.sh with
+ * AFFSCHED_ACCEL=icount) the guest's nanosecond is one instruction, so
+ * the difference is the hooks' instruction count and repeats to within a
+ * few instructions from run to run.
+ *
+ * Output: "# pwrite_ns <mean ns per call>" and "# member <yes|no|unknown>"
+ * (whether the groups file showed a one-member rwsem group after the
+ * helpers had gone).  TAP: one test, ok when every write succeeded.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "kselftest.h"
+#include "affsched_util.h"
+
+#define DEF_WRITES	20000
+#define MAX_WRITES	100000000
+#define DEF_BLOCK	1024
+#define MAX_BLOCK	(1U << 20)
+#define DEF_HELPERS	3
+#define MAX_HELPERS	64
+#define DEF_JOIN_MS	300
+#define MAX_JOIN_MS	60000
+#define DEF_DIR		"/tmp"
+#define DEF_DEBUGFS	"/sys/kernel/debug/affsched"
+
+static void usage(FILE *f, const char *prog)
+{
+	fprintf(f,
+		"Usage: %s [-n WRITES] [-b BLOCK] [-c HELPERS] [-j MS] [-d DIR] [-D DEBUGFS_DIR] [-h]\n"
+		"  -n WRITES    timed pwrite() calls (default %u, max %u)\n"
+		"  -b BLOCK     bytes per write (default %u, max %u)\n"
+		"  -c HELPERS   processes that contend with this one first (default %u, max %u)\n"
+		"  -j MS        how long they contend, milliseconds (default %u, max %u)\n"
+		"  -d DIR       directory for the file (default %s)\n"
+		"  -D DIR       affsched debugfs directory, read for the membership\n"
+		"               report only (default %s)\n"
+		"  -h           this help\n",
+		prog, DEF_WRITES, MAX_WRITES, DEF_BLOCK, MAX_BLOCK, DEF_HELPERS,
+		MAX_HELPERS, DEF_JOIN_MS, MAX_JOIN_MS, DEF_DIR, DEF_DEBUGFS);
+}
+
+static char file_path[4096];
+
+static void remove_file(void)
+{
+	if (file_path[0])
+		unlink(file_path);
+}
+
+/* Write @buf at offset 0 until @end (CLOCK_MONOTONIC ns); 0 or an errno. */
+static int contend(int fd, const char *buf, size_t block, int64_t end)
+{
+	while (now_ns() < end) {
+		if (pwrite(fd, buf, block, 0) != (ssize_t)block)
+			return errno ? errno : EIO;
+	}
+	return 0;
+}
+
+/*
+ * "yes" when the groups file lists an rwsem group of exactly one member
+ * (this process; the helpers have exited), "no" when it lists none,
+ * "unknown" when it cannot be read.
+ */
+static const char *membership(const char *dir)
+{
+	char path[4200], line[256], kind[32];
+	unsigned int members;
+	const char *res = "no";
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/groups", dir);
+	f = fopen(path, "r");
+	if (!f)
+		return "unknown";
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%*s %31s %u", kind, &members) == 2 &&
+		    !strcmp(kind, "rwsem") && members == 1)
+			res = "yes";
+	}
+	fclose(f);
+	return res;
+}
+
+int main(int argc, char **argv)
+{
+	unsigned int writes = DEF_WRITES, block = DEF_BLOCK, helpers = DEF_HELPERS;
+	unsigned int join_ms = DEF_JOIN_MS, i, bad = 0;
+	const char *dir = DEF_DIR, *debugfs = DEF_DEBUGFS;
+	int64_t end, t0, t1;
+	int opt, fd, err, status;
+	pid_t pid;
+	char *buf;
+
+	while ((opt = getopt(argc, argv, "n:b:c:j:d:D:h")) != -1) {
+		switch (opt) {
+		case 'n':
+			writes = parse_uint(argv[0], 'n', optarg, 1, MAX_WRITES, usage);
+			break;
+		case 'b':
+			block = parse_uint(argv[0], 'b', optarg, 1, MAX_BLOCK, usage);
+			break;
+		case 'c':
+			helpers = parse_uint(argv[0], 'c', optarg, 1, MAX_HELPERS, usage);
+			break;
+		case 'j':
+			join_ms = parse_uint(argv[0], 'j', optarg, 1, MAX_JOIN_MS, usage);
+			break;
+		case 'd':
+			dir = optarg;
+			break;
+		case 'D':
+			debugfs = optarg;
+			break;
+		case 'h':
+			usage(stdout, argv[0]);
+			return 0;
+		default:
+			usage(stderr, argv[0]);
+			return 2;
+		}
+	}
+	if (optind != argc) {
+		fprintf(stderr, "%s: unexpected argument '%s'\n", argv[0], argv[optind]);
+		usage(stderr, argv[0]);
+		return 2;
+	}
+
+	ksft_print_header();
+	ksft_set_plan(1);
+	buf = malloc(block);
+	if (!buf)
+		ksft_exit_fail_msg("malloc: %s\n", strerror(errno));
+	memset(buf, 'a', block);
+	snprintf(file_path, sizeof(file_path), "%s/lockcost.%d", dir, (int)getpid());
+	fd = open(file_path, O_RDWR | O_CREAT | O_EXCL, 0600);
+	if (fd < 0) {
+		file_path[0] = '\0';
+		ksft_exit_fail_msg("create %s/lockcost.%d: %s\n", dir, (int)getpid(),
+				   strerror(errno));
+	}
+	ksft_print_msg("writes %u block %u helpers %u join_ms %u\n",
+		       writes, block, helpers, join_ms);
+
+	/* Contend, so that this process joins the rwsem's group. */
+	fflush(stdout);
+	end = now_ns() + (int64_t)join_ms * 1000000;
+	for (i = 0; i < helpers; i++) {
+		pid = fork();
+		if (pid < 0) {
+			bad++;
+			ksft_print_msg("fork: %s\n", strerror(errno));
+			break;
+		}
+		if (pid == 0) {
+			prctl(PR_SET_PDEATHSIG, SIGKILL);
+			_exit(contend(fd, buf, block, end) ? 1 : 0);
+		}
+	}
+	err = contend(fd, buf, block, end);
+	if (err) {
+		bad++;
+		ksft_print_msg("pwrite while contending: %s\n", strerror(err));
+	}
+	while ((pid = wait(&status)) > 0 || (pid < 0 && errno == EINTR)) {
+		if (pid > 0 && (!WIFEXITED(status) || WEXITSTATUS(status))) {
+			bad++;
+			ksft_print_msg("helper %d failed (status 0x%x)\n", (int)pid,
+				       (unsigned int)status);
+		}
+	}
+	ksft_print_msg("member %s\n", membership(debugfs));
+
+	/* Alone now: every acquisition below is uncontended. */
+	t0 = now_ns();
+	for (i = 0; i < writes; i++) {
+		if (pwrite(fd, buf, block, 0) != (ssize_t)block) {
+			bad++;
+			ksft_print_msg("pwrite: %s\n", strerror(errno));
+			break;
+		}
+	}
+	t1 = now_ns();
+	close(fd);
+	remove_file();
+	if (i)
+		ksft_print_msg("pwrite_ns %.0f\n", (double)(t1 - t0) / i);
+	ksft_test_result(!bad, "%u uncontended writes of %u bytes timed\n", i, block);
+	free(buf);
+	return ksft_get_fail_cnt() ? ksft_exit_fail() : ksft_exit_pass();
+}
