@@ -4,6 +4,7 @@
 #   make demo    the main job: patched 5.10 in a QEMU guest, loads on/off
 #   make check   every test; ends with "N passed, N failed"
 #   make bench   the demo with longer runs (ROUNDS=5 SECONDS_PER_LOAD=30)
+#   make overhead  cost of the hold-ratio tracking alone (instruction-counted guest)
 #   make kernel ARCH=x86_64|arm64, make module, make selftests
 #   make base, make apply, make export   (the kernel tree and patches/)
 
@@ -17,6 +18,9 @@ check:
 
 bench:
 	ROUNDS=$${ROUNDS:-5} SECONDS_PER_LOAD=$${SECONDS_PER_LOAD:-30} scripts/demo.sh
+
+overhead:
+	scripts/overhead.sh
 
 base:
 	scripts/deps.sh
@@ -40,4 +44,4 @@ selftests: apply
 clean:
 	rm -rf build
 
-.PHONY: demo check bench base apply export kernel module selftests clean
+.PHONY: demo check bench overhead base apply export kernel module selftests clean

@@ -12,7 +12,8 @@
 #
 # Environment: ARCH (arm64; x86_64 runs 2 nodes x 4 cores, x86 guests have
 # no clusters), ROUNDS (3), SECONDS_PER_LOAD (5), CTX_PAIRS (4),
-# FSTIME_COPIES (16), KSRC (another base tree, see prepare-base.sh).
+# FSTIME_COPIES (16), KSRC (another base tree, see prepare-base.sh),
+# MODE (demo; "overhead" adds lockcost, see overhead.sh).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -21,6 +22,11 @@ rounds=${ROUNDS:-3}
 secs=${SECONDS_PER_LOAD:-5}
 pairs=${CTX_PAIRS:-4}
 copies=${FSTIME_COPIES:-16}
+mode=${MODE:-demo}
+case "$mode" in
+demo | overhead) ;;
+*) die "MODE must be demo or overhead (got '$mode')" ;;
+esac
 for v in rounds secs pairs copies; do
 	[[ "${!v}" =~ ^[1-9][0-9]*$ ]] || die "$v must be a positive integer (got '${!v}')"
 done
@@ -43,16 +49,18 @@ case "$arch" in
 arm64) topo=sockets=2,clusters=2,cores=2 ;;
 x86_64) topo=sockets=2,cores=4 ;;
 esac
-out=$BUILD/demo-$arch.out
+out=$BUILD/$mode-$arch.out
 timeout=$((rounds * 2 * (secs * 5 + 60) + 300))
+# An instruction-counted guest runs far slower than its own clock.
+[ "${AFFSCHED_ACCEL:-}" != icount ] || timeout=$((rounds * 2 * (secs * 40 + 120) + 300))
 log "running ${rounds} rounds of ${secs}s per load (about $((rounds * 2 * (secs * 5 + 15) / 60 + 1)) min)"
 set +e
 "$s/run-vm.sh" --arch "$arch" --topology "$topo" --nodes 2 --payload "$payload" \
-	--timeout "$timeout" -- sh /payload/guest-bench.sh "$rounds" "$secs" "$pairs" "$copies" |
+	--timeout "$timeout" -- sh /payload/guest-bench.sh "$rounds" "$secs" "$pairs" "$copies" "$mode" |
 	tee "$out"
 st=${PIPESTATUS[0]}
 set -e
 [ "$st" -eq 0 ] || die "guest failed (exit $st); console log in $BUILD/vm-$arch.log"
 echo
-echo "affsched on/off, $arch guest ($topo, 2 NUMA nodes), medians of $rounds alternating rounds:"
+echo "affsched on/off ($mode), $arch guest ($topo, 2 NUMA nodes${AFFSCHED_ACCEL:+, $AFFSCHED_ACCEL}), medians of $rounds alternating rounds:"
 python3 "$s/bench-table.py" <"$out"

@@ -32,6 +32,7 @@ for en in 0 1; do
 	run "shell8-enable$en" "$bin/shell_load" -c 8 -t "$t" -d "$work/shell8"
 	run "fstime-private-enable$en" "$bin/fstime" -c 4 -t "$t" -d "$work"
 	run "fstime-shared-enable$en" "$bin/fstime" -s -c 8 -t "$t" -d "$work"
+	run "lockcost-enable$en" "$bin/lockcost" -n 2000 -d "$work"
 done
 echo 0 >/sys/kernel/debug/affsched/enable
 # Known answer for the hold-ratio tracker (each run sets enable itself).

@@ -118,7 +118,8 @@ done
 
 # KVM only when the host CPU advertises virtualisation and /dev/kvm is
 # usable; some sandboxes expose a /dev/kvm that cannot run guests.
-# AFFSCHED_ACCEL=tcg|kvm overrides the choice.
+# AFFSCHED_ACCEL=tcg|kvm overrides the choice; AFFSCHED_ACCEL=icount runs TCG
+# with instruction counting (deterministic guest time, for overhead runs).
 kvm_ok=0
 if [ -w /dev/kvm ]; then
 	case "$(uname -m)" in
@@ -126,13 +127,19 @@ if [ -w /dev/kvm ]; then
 	aarch64) kvm_ok=1 ;;
 	esac
 fi
+accel=tcg,thread=multi icount=()
 case "${AFFSCHED_ACCEL:-}" in
 kvm) kvm_ok=1 ;;
 tcg) kvm_ok=0 ;;
+icount)
+	# One host thread runs every vCPU in turn and the guest's clocks count
+	# executed instructions (1 ns each), not host time: slower, but a
+	# run's timings no longer depend on how the host schedules vCPUs.
+	kvm_ok=0 accel=tcg,thread=single icount=(-icount shift=0,sleep=off)
+	;;
 "") ;;
-*) die "AFFSCHED_ACCEL must be tcg or kvm" ;;
+*) die "AFFSCHED_ACCEL must be tcg, icount or kvm" ;;
 esac
-accel=tcg,thread=multi
 case "$arch" in
 x86_64)
 	qemu=qemu-system-x86_64
@@ -150,9 +157,9 @@ esac
 command -v "$qemu" >/dev/null || "$AFFSCHED_TOP/scripts/deps.sh"
 
 mkdir -p "$(dirname "$log")"
-log "booting $arch ($smp, $nodes nodes, ${mem} MB, $accel)"
+log "booting $arch ($smp, $nodes nodes, ${mem} MB, $accel${icount:+ ${icount[*]}})"
 set +e
-timeout --foreground -k 10 "$timeout" "$qemu" -accel "$accel" "${machine[@]}" \
+timeout --foreground -k 10 "$timeout" "$qemu" -accel "$accel" "${icount[@]}" "${machine[@]}" \
 	-smp "$smp" -m "${mem}M" "${numa[@]}" \
 	-kernel "$kernel" -initrd "$work/initrd.gz" \
 	-append "console=$console panic=-1 oops=panic loglevel=7 $append" \
