@@ -176,16 +176,27 @@ done
 t "KUnit under UML (kunit.py run)" "$AFFSCHED_TOP/scripts/kunit-uml.sh"
 
 # --- guests --------------------------------------------------------------
+# make_payload DIR ARCH SCRIPT: a fresh payload with ARCH's selftests and SCRIPT
+make_payload() {
+	rm -rf "$1"
+	mkdir -p "$1"
+	cp -a "$BUILD/selftests/$2" "$1/selftests"
+	cp "$AFFSCHED_TOP/scripts/$3" "$1/"
+}
+
+# console_clean LOG: no lockdep, sleep-in-atomic, BUG or WARN report in LOG
+console_clean() {
+	! grep -n -E 'WARNING:|BUG:|INFO: possible|circular locking|recursive locking|sleeping function called from invalid context|Call [Tt]race:' "$1" |
+		sed 's/^/#   /' | grep .
+}
+
 # guest ARCH [VARIANT]: boot the kernel, run guest-selftests.sh, count the
 # results, KUnit from the console, and (all variants) kernel splats.
 guest() {
 	local a=$1 v=${2:-} tag=$1${2:+-$2}
 	local vmlog=$logs/vm-$tag.log out=$logs/vm-$tag.out payload=$BUILD/check-payload-$tag
 	local start=$SECONDS st kunit name
-	rm -rf "$payload"
-	mkdir -p "$payload"
-	cp -a "$BUILD/selftests/$a" "$payload/selftests"
-	cp "$AFFSCHED_TOP/scripts/guest-selftests.sh" "$payload/"
+	make_payload "$payload" "$a" guest-selftests.sh
 	"$AFFSCHED_TOP/scripts/run-vm.sh" --arch "$a" ${v:+--variant "$v"} --payload "$payload" \
 		--log "$vmlog" --timeout 1800 -- sh /payload/guest-selftests.sh "$t_load" $v >"$out" 2>&1
 	st=$?
@@ -210,9 +221,7 @@ guest() {
 		python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); sys.exit(not any(g["members"]["max"] == 8 for g in d["groups"]))' "$logs/trace-$tag.json"
 		record "$tag affsched:group_update traced for the known-answer load (trace-summary.py)" $?
 	fi
-	# lockdep, sleep-in-atomic, BUG and WARN reports on the console
-	! grep -n -E 'WARNING:|BUG:|INFO: possible|circular locking|recursive locking|sleeping function called from invalid context|Call [Tt]race:' "$vmlog" |
-		sed 's/^/#   /' | grep .
+	console_clean "$vmlog"
 	record "$tag console has no lockdep, BUG or WARNING report" $?
 }
 
@@ -226,10 +235,7 @@ known_answer_icount() {
 	local a=arm64 tag=arm64-icount
 	local vmlog=$logs/vm-$tag.log out=$logs/vm-$tag.out payload=$BUILD/check-payload-$tag
 	local start=$SECONDS st name
-	rm -rf "$payload"
-	mkdir -p "$payload"
-	cp -a "$BUILD/selftests/$a" "$payload/selftests"
-	cp "$AFFSCHED_TOP/scripts/guest-known-answer.sh" "$payload/"
+	make_payload "$payload" "$a" guest-known-answer.sh
 	AFFSCHED_ACCEL=icount "$AFFSCHED_TOP/scripts/run-vm.sh" --arch "$a" --payload "$payload" \
 		--log "$vmlog" --timeout 900 -- sh /payload/guest-known-answer.sh >"$out" 2>&1
 	st=$?
@@ -241,8 +247,7 @@ known_answer_icount() {
 	done < <(grep '^AFFSCHED-TEST ' "$out")
 	[ "$(grep -c '^AFFSCHED-TEST ' "$out")" -eq 2 ] || record "$tag both targets reported" 1
 	grep -E '^# (single_copy_(hold|lock)_permille|outside_dilation|median of)' "$out" | sed "s/^# /# $tag /"
-	! grep -n -E 'WARNING:|BUG:|INFO: possible|circular locking|recursive locking|sleeping function called from invalid context|Call [Tt]race:' "$vmlog" |
-		sed 's/^/#   /' | grep .
+	console_clean "$vmlog"
 	record "$tag console has no lockdep, BUG or WARNING report" $?
 }
 known_answer_icount

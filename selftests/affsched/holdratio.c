@@ -102,8 +102,7 @@ struct calib {
 	uint32_t u1;		/* single-copy time in pwrite(), permille */
 	uint32_t u1_lock;	/* the same less the empty pwrite(), permille */
 	uint64_t iters;
-	double write_ns;	/* single copy, per loop: inside pwrite() */
-	double outside_ns;	/* and outside it (spin, clock reads) */
+	double outside_ns;	/* single copy, per loop, outside pwrite() */
 	char why[160];
 };
 
@@ -375,7 +374,6 @@ static int calibrate(struct load *ld, struct calib *c)
 	c->u1 = u1;
 	c->u1_lock = u1_lock < u1 ? u1_lock : u1;
 	c->iters = ld->iters;
-	c->write_ns = w_mean;
 	c->outside_ns = o_mean;
 	c->ok = 1;
 	return 0;
@@ -445,7 +443,7 @@ static void run_calibration(const struct load *proto, struct calib *c)
  * as long among COPIES copies as alone, as it does with a CPU per copy.
  * In a TCG guest whose vCPUs share two host cores the steps outside the
  * lock slow down several times more than the hold does
- * (Documentation/affsched/testing.rst); outside_dilation shows by how much.
+ * (Documentation/testing.rst); outside_dilation shows by how much.
  */
 static void report_copies(const struct calib *c)
 {
