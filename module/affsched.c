@@ -10,7 +10,8 @@
  *   stats     one "name value" line per event counter (ro)
  *   groups    one line per live lock group: hashed id, lock kind, members,
  *             hold ratio u (permille), useful parallelism n (CPUs),
- *             estimator windows, state (ro)
+ *             estimator windows, state, sub-domain CPUs (ro)
+ *   reserved  CPUs held by all sub-domains, as a CPU list (ro)
  *
  * All state lives in the kernel (kernel/sched/affsched.c); this module only
  * reads and writes it through the exported interface.  A write that is not
@@ -20,9 +21,11 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/cpumask.h>
 #include <linux/debugfs.h>
 #include <linux/fs.h>
 #include <linux/kernel.h>
+#include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
@@ -54,6 +57,7 @@ static struct {
 	typeof(&affsched_stat_name) stat_name;
 	typeof(&affsched_stats_snapshot) stats_snapshot;
 	typeof(&affsched_groups_snapshot) groups_snapshot;
+	typeof(&affsched_reserved_cpus) reserved_cpus;
 	typeof(&affsched_lock_kind_name) lock_kind_name;
 	typeof(&affsched_group_state_name) group_state_name;
 } k;
@@ -78,6 +82,8 @@ static void affsched_put_interface(void)
 		symbol_put(affsched_stats_snapshot);
 	if (k.groups_snapshot)
 		symbol_put(affsched_groups_snapshot);
+	if (k.reserved_cpus)
+		symbol_put(affsched_reserved_cpus);
 	if (k.lock_kind_name)
 		symbol_put(affsched_lock_kind_name);
 	if (k.group_state_name)
@@ -106,11 +112,12 @@ static int affsched_get_interface(void)
 	k.stat_name = symbol_get(affsched_stat_name);
 	k.stats_snapshot = symbol_get(affsched_stats_snapshot);
 	k.groups_snapshot = symbol_get(affsched_groups_snapshot);
+	k.reserved_cpus = symbol_get(affsched_reserved_cpus);
 	k.lock_kind_name = symbol_get(affsched_lock_kind_name);
 	k.group_state_name = symbol_get(affsched_group_state_name);
 	if (!k.set_enabled || !k.enabled || !k.tunable_desc || !k.tunable_get ||
 	    !k.tunable_set || !k.stat_name || !k.stats_snapshot ||
-	    !k.groups_snapshot || !k.lock_kind_name || !k.group_state_name) {
+	    !k.groups_snapshot || !k.reserved_cpus || !k.lock_kind_name || !k.group_state_name) {
 		pr_err("the running kernel's affsched interface is incomplete; rebuild kernel and module from one tree\n");
 		affsched_put_interface();
 		return -ENODEV;
@@ -231,28 +238,52 @@ DEFINE_SHOW_ATTRIBUTE(stats);
 
 /*
  * groups: a header line, then one line per group, in table order:
- *   id kind members u_permille n windows state
- * id is the hashed lock address (what %p prints), never the address.
+ *   id kind members u_permille n windows state cpus
+ * id is the hashed lock address, never the address; cpus is the group's
+ * sub-domain as a CPU list ("0-1,4"), "-" when it has none.
  */
 static int groups_show(struct seq_file *m, void *v)
 {
 	struct affsched_group_info *gi;
 	unsigned int i, nr;
 
-	gi = kmalloc_array(AFFSCHED_MAX_GROUPS, sizeof(*gi), GFP_KERNEL);
+	/* struct cpumask is NR_CPUS bits: up to 64 KB for the whole table. */
+	gi = kvmalloc_array(AFFSCHED_MAX_GROUPS, sizeof(*gi), GFP_KERNEL);
 	if (!gi)
 		return -ENOMEM;
 	nr = k.groups_snapshot(gi, AFFSCHED_MAX_GROUPS);
-	seq_puts(m, "id kind members u_permille n windows state\n");
-	for (i = 0; i < nr; i++)
-		seq_printf(m, "%08x %s %u %u %u %u %s\n", gi[i].id,
+	seq_puts(m, "id kind members u_permille n windows state cpus\n");
+	for (i = 0; i < nr; i++) {
+		seq_printf(m, "%08x %s %u %u %u %u %s ", gi[i].id,
 			   k.lock_kind_name(gi[i].kind), gi[i].members,
 			   gi[i].u_permille, gi[i].n, gi[i].windows,
 			   k.group_state_name(gi[i].state));
-	kfree(gi);
+		if (cpumask_empty(&gi[i].cpus))
+			seq_puts(m, "-\n");
+		else
+			seq_printf(m, "%*pbl\n", cpumask_pr_args(&gi[i].cpus));
+	}
+	kvfree(gi);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(groups);
+
+/*
+ * reserved: the CPUs that the sub-domains of all groups hold, as a CPU
+ * list, or an empty line when none is placed.
+ */
+static int reserved_show(struct seq_file *m, void *v)
+{
+	cpumask_var_t mask;
+
+	if (!zalloc_cpumask_var(&mask, GFP_KERNEL))
+		return -ENOMEM;
+	k.reserved_cpus(mask);
+	seq_printf(m, "%*pbl\n", cpumask_pr_args(mask));
+	free_cpumask_var(mask);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(reserved);
 
 static void affsched_restore_defaults(void)
 {
@@ -287,6 +318,7 @@ static int __init affsched_module_init(void)
 	debugfs_create_file("tunables", 0400, affsched_dir, NULL, &tunables_fops);
 	debugfs_create_file("stats", 0400, affsched_dir, NULL, &stats_fops);
 	debugfs_create_file("groups", 0400, affsched_dir, NULL, &groups_fops);
+	debugfs_create_file("reserved", 0400, affsched_dir, NULL, &reserved_fops);
 	return 0;
 }
 
