@@ -1,0 +1,330 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Placement of lock groups in sub-domains (/sys/kernel/debug/affsched):
+#   1. confinement: with fstime -s -c 16 running, the group gets a
+#      sub-domain (groups column "cpus") whose size matches n within the
+#      resize hysteresis (u +/- 1/4) and the max_reserved cap, and after
+#      warm-up the copies run inside it (95% of samples of each copy's
+#      last CPU, /proc/PID/stat field 39)
+#   2. other tasks: one CPU hog per CPU stays off the reserved CPUs (90% of
+#      samples) and every hog keeps running (its utime grows)
+#   3. release: once the load has exited, "reserved" is empty within 1 s
+#      (documented: idle_windows x window_ns after the last contention, or
+#      one window after the group goes; 10 ms and 110 ms by default)
+#   4. a copy pinned (taskset) to a CPU outside the sub-domain stays there
+#   5. offlining a CPU of the sub-domain during the load: the sub-domain
+#      loses it within 1 s and keeps CPUs; onlining it again works (the
+#      harness scans the console for warnings)
+#   6. disabling while a group is placed empties "reserved" and "groups"
+#      at once, and counts a release
+#
+# Needs root, the module loaded (or $AFFSCHED_KO), fstime next to this
+# script, and for 4 and 5 busybox taskset and CPU hotplug (else those
+# checks are skipped).  POSIX sh; busybox ash is enough.  TAP 13 on stdout.
+# Exit status: 0 all passed, 1 something failed, 4 skipped.
+
+DIR=/sys/kernel/debug/affsched
+KO=${AFFSCHED_KO:-/lib/modules/affsched.ko}
+BIN=$(dirname "$0")
+WORK=${TMPDIR:-/tmp}/affsched-place.$$
+COPIES=16
+ntest=0
+nfail=0
+pids=
+
+diag() { echo "# $*"; }
+result()
+{
+	ntest=$((ntest + 1))
+	if [ -z "$1" ]; then
+		echo "ok $ntest $2"
+	else
+		echo "not ok $ntest $2"
+		diag "$1"
+		nfail=$((nfail + 1))
+	fi
+}
+skip() { ntest=$((ntest + 1)); echo "ok $ntest $1 # SKIP $2"; }
+cleanup()
+{
+	for p in $pids; do kill "$p" 2>/dev/null; done
+	wait 2>/dev/null
+	for c in /sys/devices/system/cpu/cpu[0-9]*/online; do
+		[ "$(cat "$c" 2>/dev/null)" = 0 ] && echo 1 >"$c"
+	done
+	rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+echo "TAP version 13"
+if [ "$(id -u)" != 0 ]; then
+	echo "1..0 # SKIP needs root"
+	exit 4
+fi
+if [ ! -d "$DIR" ] && ! insmod "$KO" 2>/dev/null && ! modprobe affsched 2>/dev/null; then
+	echo "1..0 # SKIP no affsched module ($KO)"
+	exit 4
+fi
+if [ ! -x "$BIN/fstime" ] || [ "$(nproc)" -lt 4 ]; then
+	echo "1..0 # SKIP needs $BIN/fstime and 4 CPUs"
+	exit 4
+fi
+echo "1..6"
+mkdir -p "$WORK"
+
+# Start the shared-file load: 1 s of writes, 1 s of reads (no contention:
+# the sub-domain is released), then 60 s of copies, during which the
+# checks run; $load_pid is the parent.  Returns once the copy pass has a
+# sub-domain (the same group placed 1.5 s apart: the first two passes last
+# 1 s each), or after 40 s.
+start_load()
+{
+	"$BIN/fstime" -s -c "$COPIES" -w 1 -t 60 -d "$WORK" >"$WORK/fstime.log" 2>&1 &
+	load_pid=$!
+	pids="$pids $load_pid"
+	t0=$(now_ms)
+	while [ $(( $(now_ms) - t0 )) -lt 40000 ]; do
+		a=$(placed_group | awk '{ print $5 }')
+		sleep 1.5
+		b=$(placed_group | awk '{ print $5 }')
+		[ -n "$a" ] && [ "$a" = "$b" ] && return 0
+	done
+	return 1
+}
+# End the load early: its copies, then the parent.
+stop_load()
+{
+	kill $(copies) 2>/dev/null
+	kill "$load_pid" 2>/dev/null
+	wait "$load_pid" 2>/dev/null
+}
+
+# The copies of the running load: fstime processes other than the parent.
+copies()
+{
+	for d in /proc/[0-9]*; do
+		p=${d#/proc/}
+		[ "$p" = "$load_pid" ] && continue
+		[ "$(cat "$d/comm" 2>/dev/null)" = fstime ] && echo "$p"
+	done
+}
+
+# Last CPU of a task (field 39) and its utime (field 14); the comm field
+# of fstime has no spaces.
+last_cpu() { awk '{ print $39 }' "/proc/$1/stat" 2>/dev/null; }
+utime() { awk '{ print $14 }' "/proc/$1/stat" 2>/dev/null; }
+
+# Whether CPU $1 is in CPU list $2 ("0-1,4").
+in_list()
+{
+	echo "$2" | tr ',' '\n' | awk -v c="$1" -F- '
+		$0 != "" && $0 != "-" { lo = $1; hi = (NF > 1) ? $2 : $1;
+			if (c >= lo && c <= hi) f = 1 }
+		END { exit !f }'
+}
+list_weight()
+{
+	echo "$1" | tr ',' '\n' | awk -F- '$0 != "" && $0 != "-" {
+		w += (NF > 1) ? $2 - $1 + 1 : 1 } END { print w + 0 }'
+}
+
+# The placed rwsem group with the most members: "members u n cpus id", or
+# "".
+placed_group()
+{
+	awk 'NR > 1 && $2 == "rwsem" && $8 != "-" && $3 > best {
+		best = $3; line = $3 " " $4 " " $5 " " $8 " " $1 } END { print line }' "$DIR/groups"
+}
+wait_placed()
+{
+	i=0
+	while [ $i -lt 50 ]; do
+		g=$(placed_group)
+		[ -n "$g" ] && return 0
+		sleep 0.2
+		i=$((i + 1))
+	done
+	return 1
+}
+now_ms() { awk '{ printf "%d\n", $1 * 1000 }' /proc/uptime; }
+
+# Sample the last CPU of tasks $2... 20 times over 4 s; count in "inside"
+# those in the reserved CPUs (or in the group's sub-domain if $1 is
+# "group"), in "total" all samples.
+sample()
+{
+	what=$1
+	shift
+	inside=0 total=0 s=0
+	while [ $s -lt 20 ]; do
+		if [ "$what" = group ]; then
+			span=$(placed_group | awk '{ print $4 }')
+		else
+			span=$(cat "$DIR/reserved")
+		fi
+		for p in "$@"; do
+			c=$(last_cpu "$p")
+			[ -n "$c" ] || continue
+			total=$((total + 1))
+			in_list "$c" "$span" && inside=$((inside + 1))
+		done
+		sleep 0.2
+		s=$((s + 1))
+	done
+}
+
+ncpu=$(nproc)
+cap_permille=$(cat "$DIR/max_reserved")
+cap=$((cap_permille * ncpu / 1000))
+echo 1 >"$DIR/enable"
+
+# 1
+errs=
+if ! start_load; then
+	errs="no lasting sub-domain within 40 s: $(tr '\n' ';' <"$DIR/groups")"
+else
+	set -- $(placed_group)
+	m=$1 u=$2 n=$3 span=$4
+	w=$(list_weight "$span")
+	diag "group: members $m u_permille $u n $n cpus $span (cap $cap CPUs)"
+	ul=$((u + u / 4)); [ $ul -gt 1000 ] && ul=1000
+	uh=$((u - u / 4)); [ $uh -lt 1 ] && uh=1
+	lo=$(( (1000 + ul - 1) / ul )) hi=$(( (1000 + uh - 1) / uh ))
+	[ $hi -gt "$m" ] && hi=$m
+	[ $lo -gt "$cap" ] && lo=$cap
+	[ $hi -gt "$cap" ] && hi=$cap
+	{ [ "$w" -ge "$lo" ] && [ "$w" -le "$hi" ]; } ||
+		errs="sub-domain of $w CPUs, want $lo..$hi;"
+	sample group $(copies)
+	diag "copies inside their sub-domain: $inside of $total samples"
+	[ "$total" -gt 0 ] || errs="$errs no copy to sample;"
+	[ $((inside * 100)) -ge $((total * 95)) ] || errs="$errs copies outside their sub-domain;"
+fi
+result "$errs" "fstime -s -c $COPIES: a sub-domain of about n CPUs, copies confined to it"
+
+# 4 (while the load runs): a copy pinned outside the sub-domain.
+pinned= pinned_skip=
+if ! command -v taskset >/dev/null; then
+	pinned_skip="no taskset"
+else
+	out=-1
+	span=$(cat "$DIR/reserved")
+	c=$((ncpu - 1))
+	while [ $c -ge 0 ]; do
+		in_list $c "$span" || { out=$c; break; }
+		c=$((c - 1))
+	done
+	taskset -c "$out" "$BIN/fstime" -s -c 1 -w 1 -t 2 -d "$WORK" >"$WORK/pinned.log" 2>&1 &
+	pinned=$!
+	pids="$pids $pinned"
+	sleep 2.5
+	errs= bad=0 s=0
+	while [ $s -lt 10 ]; do
+		for p in $(copies); do
+			[ "$(awk '{ print $4 }' "/proc/$p/stat" 2>/dev/null)" = "$pinned" ] || continue
+			c=$(last_cpu "$p")
+			[ -n "$c" ] && [ "$c" != "$out" ] && bad=$((bad + 1))
+		done
+		sleep 0.2
+		s=$((s + 1))
+	done
+	[ $bad -eq 0 ] || errs="pinned copy seen off CPU $out $bad times;"
+	pinned_result="$errs"
+fi
+
+stop_load
+[ -n "$pinned" ] && wait "$pinned"
+
+# 3
+errs=
+t0=$(now_ms)
+while [ -n "$(tr -d ' \n' <"$DIR/reserved")" ] && [ $(( $(now_ms) - t0 )) -lt 1000 ]; do
+	sleep 0.05
+done
+left=$(tr -d '\n' <"$DIR/reserved")
+diag "released after $(( $(now_ms) - t0 )) ms"
+[ -z "$left" ] || errs="CPUs $left still reserved 1 s after the load exited;"
+
+# 2
+hogs=
+i=0
+while [ $i -lt "$ncpu" ]; do
+	sh -c 'while :; do :; done' &
+	hogs="$hogs $!"
+	i=$((i + 1))
+done
+pids="$pids $hogs"
+if ! start_load; then
+	errs2="no lasting sub-domain with hogs running;"
+else
+	before=
+	for h in $hogs; do before="$before $(utime "$h")"; done
+	sample reserved $hogs
+	diag "hog samples on reserved CPUs: $inside of $total (reserved $(cat "$DIR/reserved"))"
+	errs2=
+	[ $((inside * 100)) -le $((total * 10)) ] || errs2="hogs on reserved CPUs;"
+	set -- $before
+	for h in $hogs; do
+		[ "$(utime "$h")" -gt "$1" ] || errs2="$errs2 hog $h made no progress;"
+		shift
+	done
+fi
+
+# 5 (while the load runs, hogs killed first)
+for h in $hogs; do kill "$h" 2>/dev/null; done
+errs5= skip5=
+span=$(placed_group | awk '{ print $4 }')
+victim=
+for c in $(echo "$span" | tr ',' ' '); do
+	case $c in
+	*-*) c=${c#*-} ;;
+	esac
+	[ "$c" != 0 ] && [ -w "/sys/devices/system/cpu/cpu$c/online" ] && victim=$c
+done
+if [ -z "$span" ] || [ -z "$victim" ]; then
+	skip5="no hotpluggable CPU in the sub-domain ($span)"
+elif ! echo 0 >"/sys/devices/system/cpu/cpu$victim/online"; then
+	skip5="offlining CPU $victim failed"
+else
+	sleep 1
+	new=$(placed_group | awk '{ print $4 }')
+	diag "CPU $victim offline: sub-domain $span -> ${new:--}"
+	in_list "$victim" "$(cat "$DIR/reserved")" && errs5="offline CPU $victim still reserved;"
+	[ -n "$new" ] || errs5="$errs5 group lost its sub-domain;"
+	echo 1 >"/sys/devices/system/cpu/cpu$victim/online" || errs5="$errs5 onlining CPU $victim failed;"
+	sleep 1
+	diag "CPU $victim online: sub-domain $(placed_group | awk '{ print $4 }')"
+fi
+
+# 6 (while the load runs)
+rel0=$(awk '$1 == "group_release" { print $2 }' "$DIR/stats")
+wait_placed
+had=$(cat "$DIR/reserved")
+echo 0 >"$DIR/enable"
+res=$(tr -d '\n' <"$DIR/reserved")
+grp=$(awk 'NR > 1' "$DIR/groups" | wc -l)
+rel1=$(awk '$1 == "group_release" { print $2 }' "$DIR/stats")
+errs6=
+[ -n "$had" ] || errs6="nothing placed before disable;"
+[ -z "$res" ] || errs6="$errs6 CPUs $res reserved after disable;"
+[ "$grp" -eq 0 ] || errs6="$errs6 $grp group(s) after disable;"
+[ "$rel1" -gt "$rel0" ] || errs6="$errs6 no release counted;"
+stop_load
+
+result "$errs2" "one hog per CPU: hogs stay off the reserved CPUs and all progress"
+result "$errs" "the reservation is released within 1 s of the load's exit"
+if [ -n "$pinned_skip" ]; then
+	skip "a copy pinned outside the sub-domain stays on its CPU" "$pinned_skip"
+else
+	result "$pinned_result" "a copy pinned outside the sub-domain stays on its CPU"
+fi
+if [ -n "$skip5" ]; then
+	skip "offline and online a CPU of the sub-domain" "$skip5"
+else
+	result "$errs5" "offlining a CPU of the sub-domain reshapes it; onlining works"
+fi
+result "$errs6" "disabling with a placed group releases everything at once"
+
+[ "$nfail" -eq 0 ] && exit 0
+exit 1
