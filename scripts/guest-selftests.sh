@@ -66,5 +66,6 @@ if [ "$variant" != debug ]; then
 	holdratio holdratio-500 -c 8 -r 500 -t $((t + 3)) -d "$work"
 fi
 run groups "$bin/groups_test.sh"
+run placement "$bin/placement_test.sh"
 run debugfs "$bin/debugfs_test.sh"
 cat /sys/kernel/debug/affsched/stats
