@@ -23,22 +23,10 @@ KO=${AFFSCHED_KO:-/lib/modules/affsched.ko}
 BIN=$(dirname "$0")
 WORK=${TMPDIR:-/tmp}/affsched-groups.$$
 COPIES=16
-ntest=0
-nfail=0
 load_pid=
 
-diag() { echo "# $*"; }
-result()
-{
-	ntest=$((ntest + 1))
-	if [ -z "$1" ]; then
-		echo "ok $ntest $2"
-	else
-		echo "not ok $ntest $2"
-		diag "$1"
-		nfail=$((nfail + 1))
-	fi
-}
+. "$BIN/tap.sh"
+
 cleanup()
 {
 	[ -n "$load_pid" ] && kill "$load_pid" 2>/dev/null && wait "$load_pid"
@@ -46,15 +34,7 @@ cleanup()
 }
 trap cleanup EXIT
 
-echo "TAP version 13"
-if [ "$(id -u)" != 0 ]; then
-	echo "1..0 # SKIP needs root"
-	exit 4
-fi
-if [ ! -d "$DIR" ] && ! insmod "$KO" 2>/dev/null && ! modprobe affsched 2>/dev/null; then
-	echo "1..0 # SKIP no affsched module ($KO)"
-	exit 4
-fi
+tap_begin
 if [ ! -x "$BIN/fstime" ]; then
 	echo "1..0 # SKIP no $BIN/fstime"
 	exit 4

@@ -29,23 +29,10 @@ KO=${AFFSCHED_KO:-/lib/modules/affsched.ko}
 BIN=$(dirname "$0")
 WORK=${TMPDIR:-/tmp}/affsched-place.$$
 COPIES=16
-ntest=0
-nfail=0
 pids=
 
-diag() { echo "# $*"; }
-result()
-{
-	ntest=$((ntest + 1))
-	if [ -z "$1" ]; then
-		echo "ok $ntest $2"
-	else
-		echo "not ok $ntest $2"
-		diag "$1"
-		nfail=$((nfail + 1))
-	fi
-}
-skip() { ntest=$((ntest + 1)); echo "ok $ntest $1 # SKIP $2"; }
+. "$BIN/tap.sh"
+
 cleanup()
 {
 	for p in $pids; do kill "$p" 2>/dev/null; done
@@ -57,15 +44,7 @@ cleanup()
 }
 trap cleanup EXIT
 
-echo "TAP version 13"
-if [ "$(id -u)" != 0 ]; then
-	echo "1..0 # SKIP needs root"
-	exit 4
-fi
-if [ ! -d "$DIR" ] && ! insmod "$KO" 2>/dev/null && ! modprobe affsched 2>/dev/null; then
-	echo "1..0 # SKIP no affsched module ($KO)"
-	exit 4
-fi
+tap_begin
 if [ ! -x "$BIN/fstime" ] || [ "$(nproc)" -lt 4 ]; then
 	echo "1..0 # SKIP needs $BIN/fstime and 4 CPUs"
 	exit 4
@@ -163,7 +142,8 @@ now_ms() { awk '{ printf "%d\n", $1 * 1000 }' /proc/uptime; }
 # Sample the last CPU of tasks $2... 20 times over 4 s; count in "inside"
 # those in the reserved CPUs (or in the group's sub-domain if $1 is
 # "group"), in "total" all samples.  With "group", also the range of n
-# (nlo..nhi) and of the sub-domain's size (wlo..whi) seen.
+# (nlo..nhi, widened by the resize band) and of the sub-domain's size
+# (wlo..whi) seen.
 sample()
 {
 	what=$1
@@ -176,8 +156,16 @@ sample()
 			span=${4:-}
 			if [ -n "$span" ]; then
 				sw=$(list_weight "$span")
-				[ "$3" -lt $nlo ] && nlo=$3
-				[ "$3" -gt $nhi ] && nhi=$3
+				# n, widened by the resize band: a sub-domain
+				# sized for n(u +/- u/4) is not re-carved.
+				ul=$(($2 + $2 / 4)); [ $ul -gt 1000 ] && ul=1000
+				uh=$(($2 - $2 / 4)); [ $uh -lt 1 ] && uh=1
+				blo=$(( (1000 + ul - 1) / ul )) bhi=$(( (1000 + uh - 1) / uh ))
+				[ $bhi -gt "$1" ] && bhi=$1
+				[ $bhi -lt "$3" ] && bhi=$3
+				[ $blo -gt "$3" ] && blo=$3
+				[ $blo -lt $nlo ] && nlo=$blo
+				[ $bhi -gt $nhi ] && nhi=$bhi
 				[ "$sw" -lt $wlo ] && wlo=$sw
 				[ "$sw" -gt $whi ] && whi=$sw
 			fi
@@ -222,7 +210,7 @@ else
 	diag "[$(now_ms) ms] group: members $1 u_permille $2 n $3 cpus $4 (cap $cap CPUs)"
 	sample group $(copies)
 	diag "copies inside their sub-domain: $inside of $total samples"
-	diag "n seen $nlo..$nhi, sub-domain sizes seen $wlo..$whi CPUs"
+	diag "n seen (with the resize band) $nlo..$nhi, sub-domain sizes seen $wlo..$whi CPUs"
 	# The size follows n with hysteresis (a new n must last idle_windows
 	# windows) and the cap: within the n seen, rounded to whole units.
 	[ $nlo -gt "$cap" ] && nlo=$cap

@@ -1,0 +1,40 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Shared by the shell selftests (sourced, POSIX sh): TAP 13 results and
+# the preamble that skips (exit 4) without root or the affsched module.
+# The sourcing script sets DIR (the debugfs directory) and KO (the module
+# file to insmod when the directory is missing).
+
+ntest=0
+nfail=0
+
+diag() { echo "# $*"; }
+
+# result ERRORS DESCRIPTION: "ok" if ERRORS is empty, else "not ok" and
+# ERRORS as a diagnostic.
+result()
+{
+	ntest=$((ntest + 1))
+	if [ -z "$1" ]; then
+		echo "ok $ntest $2"
+	else
+		echo "not ok $ntest $2"
+		diag "$1"
+		nfail=$((nfail + 1))
+	fi
+}
+skip() { ntest=$((ntest + 1)); echo "ok $ntest $1 # SKIP $2"; }
+
+# Print the TAP header; exit 4 (skip) without root or the module.
+tap_begin()
+{
+	echo "TAP version 13"
+	if [ "$(id -u)" != 0 ]; then
+		echo "1..0 # SKIP needs root"
+		exit 4
+	fi
+	if [ ! -d "$DIR" ] && ! insmod "$KO" 2>/dev/null && ! modprobe affsched 2>/dev/null; then
+		echo "1..0 # SKIP no affsched module ($KO)"
+		exit 4
+	fi
+}
