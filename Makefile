@@ -3,7 +3,7 @@
 # affsched - top-level targets.  Everything generated goes to build/.
 #   make demo    the main job: patched 5.10 in a QEMU guest, loads on/off
 #   make check   every test; ends with "N passed, N failed"
-#   make bench   the demo with longer runs (ROUNDS=5 SECONDS_PER_LOAD=30)
+#   make bench   placement against off and static confinement (scripts/bench.sh)
 #   make overhead  cost of the hold-ratio tracking alone (instruction-counted guest)
 #   make kernel ARCH=x86_64|arm64, make module, make selftests
 #   make base, make apply, make export   (the kernel tree and patches/)
@@ -17,7 +17,7 @@ check:
 	scripts/check.sh
 
 bench:
-	ROUNDS=$${ROUNDS:-5} SECONDS_PER_LOAD=$${SECONDS_PER_LOAD:-30} scripts/demo.sh
+	scripts/bench.sh
 
 overhead:
 	scripts/overhead.sh

@@ -13,7 +13,8 @@
 # Environment: ARCH (arm64; x86_64 runs 2 nodes x 4 cores, x86 guests have
 # no clusters), ROUNDS (3), SECONDS_PER_LOAD (5), CTX_PAIRS (4),
 # FSTIME_COPIES (16), KSRC (another base tree, see prepare-base.sh),
-# MODE (demo; "overhead" adds lockcost, see overhead.sh).
+# MODE (demo; "overhead" adds lockcost, see overhead.sh; "bench" adds the
+# taskset sweep and the single copy, see bench.sh).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -24,8 +25,8 @@ pairs=${CTX_PAIRS:-4}
 copies=${FSTIME_COPIES:-16}
 mode=${MODE:-demo}
 case "$mode" in
-demo | overhead) ;;
-*) die "MODE must be demo or overhead (got '$mode')" ;;
+demo | overhead | bench) ;;
+*) die "MODE must be demo, overhead or bench (got '$mode')" ;;
 esac
 for v in rounds secs pairs copies; do
 	[[ "${!v}" =~ ^[1-9][0-9]*$ ]] || die "$v must be a positive integer (got '${!v}')"
@@ -45,22 +46,38 @@ rm -rf "$payload"
 mkdir -p "$payload"
 cp -a "$BUILD/selftests/$arch" "$payload/selftests"
 cp "$s/guest-bench.sh" "$payload/"
+# The static reference of bench mode: 1 CPU, 2 CPUs of different clusters
+# (arm64; on x86_64 two cores), a cluster (arm64 only) and a node.
 case "$arch" in
-arm64) topo=sockets=2,clusters=2,cores=2 ;;
-x86_64) topo=sockets=2,cores=4 ;;
+arm64)
+	topo=sockets=2,clusters=2,cores=2
+	static="1cpu=0:2cpus=0,2:cluster=0-1:node=0-3"
+	;;
+x86_64)
+	topo=sockets=2,cores=4
+	static="1cpu=0:2cpus=0-1:node=0-3"
+	;;
 esac
+# and the reserved-CPU cap at which the guest's busy CPUs do not outnumber
+# the host's cores (TCG runs one host thread per vCPU).
+cap=$((1000 * $(nproc) / 8)) # both topologies have 8 CPUs
+[ "$cap" -le 1000 ] || cap=1000
+[ "$mode" = bench ] || { static=""; cap=""; }
+nstatic=$(echo "$static" | tr ':' ' ' | wc -w)
 out=$BUILD/$mode-$arch.out
-timeout=$((rounds * 2 * (secs * 5 + 60) + 300))
+# Per round: ctx and shell8 run secs, fstime about secs + 5 (bench mode:
+# its write and read passes are cut to 2 s), twice, plus the sweep.
+timeout=$((rounds * (3 + nstatic + 1) * (secs * 5 + 60) + 300))
 # An instruction-counted guest runs far slower than its own clock.
 [ "${AFFSCHED_ACCEL:-}" != icount ] || timeout=$((rounds * 2 * (secs * 40 + 120) + 300))
-log "running ${rounds} rounds of ${secs}s per load (about $((rounds * 2 * (secs * 5 + 15) / 60 + 1)) min)"
+log "running ${rounds} rounds of ${secs}s per load (about $((rounds * (2 * (3 * secs + 20) + (nstatic + 1) * (secs + 10)) / 60 + 1)) min)"
 set +e
 "$s/run-vm.sh" --arch "$arch" --topology "$topo" --nodes 2 --payload "$payload" \
-	--timeout "$timeout" -- sh /payload/guest-bench.sh "$rounds" "$secs" "$pairs" "$copies" "$mode" |
+	--timeout "$timeout" -- sh /payload/guest-bench.sh "$rounds" "$secs" "$pairs" "$copies" "$mode" "$static" $cap |
 	tee "$out"
 st=${PIPESTATUS[0]}
 set -e
 [ "$st" -eq 0 ] || die "guest failed (exit $st); console log in $BUILD/vm-$arch.log"
 echo
 echo "affsched on/off ($mode), $arch guest ($topo, 2 NUMA nodes${AFFSCHED_ACCEL:+, $AFFSCHED_ACCEL}), medians of $rounds alternating rounds:"
-python3 "$s/bench-table.py" <"$out"
+python3 "$s/bench-table.py" ${static:+--targets} <"$out"
