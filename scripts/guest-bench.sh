@@ -49,7 +49,7 @@ field() {
 one() {
 	name=$1 en=$2 r=$3
 	shift 3
-	cat $d/stats >"$work/stats0"
+	[ "$mode" = bench ] && [ "$en" = 1 ] && cat $d/stats >"$work/stats0"
 	"$@" >"$work/out" 2>&1
 	st=$?
 	[ "$mode" = bench ] && [ "$en" = 1 ] &&

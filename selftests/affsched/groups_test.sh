@@ -18,8 +18,6 @@
 # next to this script.  POSIX sh; busybox ash is enough.  TAP 13 on stdout.
 # Exit status: 0 all passed, 1 something failed, 4 skipped.
 
-DIR=/sys/kernel/debug/affsched
-KO=${AFFSCHED_KO:-/lib/modules/affsched.ko}
 BIN=$(dirname "$0")
 WORK=${TMPDIR:-/tmp}/affsched-groups.$$
 COPIES=16

@@ -24,8 +24,6 @@
 # checks are skipped).  POSIX sh; busybox ash is enough.  TAP 13 on stdout.
 # Exit status: 0 all passed, 1 something failed, 4 skipped.
 
-DIR=/sys/kernel/debug/affsched
-KO=${AFFSCHED_KO:-/lib/modules/affsched.ko}
 BIN=$(dirname "$0")
 WORK=${TMPDIR:-/tmp}/affsched-place.$$
 COPIES=16

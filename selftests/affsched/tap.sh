@@ -2,9 +2,11 @@
 #
 # Shared by the shell selftests (sourced, POSIX sh): TAP 13 results and
 # the preamble that skips (exit 4) without root or the affsched module.
-# The sourcing script sets DIR (the debugfs directory) and KO (the module
-# file to insmod when the directory is missing).
+# DIR is the debugfs directory; KO the module file to insmod when it is
+# missing ($AFFSCHED_KO, else /lib/modules/affsched.ko).
 
+DIR=/sys/kernel/debug/affsched
+KO=${AFFSCHED_KO:-/lib/modules/affsched.ko}
 ntest=0
 nfail=0
 
