@@ -3,9 +3,8 @@
 #
 # Placement of lock groups in sub-domains (/sys/kernel/debug/affsched):
 #   1. confinement: with fstime -s -c 16 running, the group gets a
-#      sub-domain (groups column "cpus") of at least one CPU and at most
-#      n (within the resize hysteresis, u +/- 1/4) and the max_reserved
-#      cap, and after
+#      sub-domain (groups column "cpus") whose size matches n within the
+#      resize hysteresis (u +/- 1/4) and the max_reserved cap, and after
 #      warm-up the copies run inside it (95% of samples of each copy's
 #      last CPU, /proc/PID/stat field 39)
 #   2. other tasks: one CPU hog per CPU stays off the reserved CPUs (90% of
@@ -210,13 +209,12 @@ else
 	sample group $(copies)
 	diag "copies inside their sub-domain: $inside of $total samples"
 	diag "n seen (with the resize band) $nlo..$nhi, sub-domain sizes seen $wlo..$whi CPUs"
-	# n (with hysteresis: a new n must last idle_windows windows) and the
-	# cap bound the size, rounded up to whole units; below that bound the
-	# size is measured (a CPU that adds no throughput is given back), so
-	# any size from one unit up is right.
+	# The size follows n with hysteresis (a new n must last idle_windows
+	# windows) and the cap: within the n seen, rounded to whole units.
+	[ $nlo -gt "$cap" ] && nlo=$cap
 	[ $nhi -gt "$cap" ] && nhi=$cap
 	[ "$unit" -gt 1 ] && nhi=$(( (nhi + unit - 1) / unit * unit ))
-	{ [ "$wlo" -ge 1 ] && [ "$whi" -le "$nhi" ]; } ||
+	{ [ "$wlo" -ge "$nlo" ] && [ "$whi" -le "$nhi" ]; } ||
 		errs="sub-domain of $wlo..$whi CPUs, n seen $nlo..$nhi;"
 	[ "$total" -gt 0 ] || errs="$errs no copy to sample;"
 	[ $((inside * 100)) -ge $((total * 95)) ] || errs="$errs copies outside their sub-domain;"
