@@ -3,10 +3,12 @@
 #
 # Placement of lock groups in sub-domains (/sys/kernel/debug/affsched):
 #   1. confinement: with fstime -s -c 16 running, the group gets a
-#      sub-domain (groups column "cpus") whose size matches n within the
-#      resize hysteresis (u +/- 1/4) and the max_reserved cap, and after
-#      warm-up the copies run inside it (95% of samples of each copy's
-#      last CPU, /proc/PID/stat field 39)
+#      sub-domain (groups column "cpus") of at least one CPU and at most
+#      n (within the resize hysteresis, u +/- 1/4) and the max_reserved
+#      cap, and after warm-up the copies run inside it (95% of samples
+#      of the CPU of each runnable copy, /proc/PID/stat fields 3 and 39,
+#      against the sub-domain read just before and just after; one seen
+#      outside and inside 200 ms later was being woken or moved in)
 #   2. other tasks: one CPU hog per CPU stays off the reserved CPUs (90% of
 #      samples) and every hog keeps running (its utime grows)
 #   3. release: once the load has exited, "reserved" is empty within 1 s
@@ -138,8 +140,10 @@ wait_placed()
 now_ms() { awk '{ printf "%d\n", $1 * 1000 }' /proc/uptime; }
 
 # Sample the last CPU of tasks $2... 20 times over 4 s; count in "inside"
-# those in the reserved CPUs (or in the group's sub-domain if $1 is
-# "group"), in "total" all samples.  With "group", also the range of n
+# those in the reserved CPUs, in "total" all samples.  If $1 is "group",
+# count runnable tasks only, inside if in the group's sub-domain as read
+# just before or just after their CPUs, or if the next sample finds them
+# inside (a waking task shows its previous CPU); also the range of n
 # (nlo..nhi, widened by the resize band) and of the sub-domain's size
 # (wlo..whi) seen.
 sample()
@@ -147,7 +151,7 @@ sample()
 	what=$1
 	shift
 	tasks="$*"
-	inside=0 total=0 s=0 nlo=999999 nhi=0 wlo=999999 whi=0
+	inside=0 total=0 s=0 nlo=999999 nhi=0 wlo=999999 whi=0 outside=,
 	while [ $s -lt 20 ]; do
 		if [ "$what" = group ]; then
 			set -- $(placed_group)
@@ -174,17 +178,38 @@ sample()
 		for p in $tasks; do
 			[ -r "/proc/$p/stat" ] && files="$files /proc/$p/stat"
 		done
+		stats=$(cat $files 2>/dev/null)
+		running=
+		if [ "$what" = group ]; then
+			# A copy runs where it is runnable (state R); a sleeping
+			# one's last CPU only says where it ran, and its wake-up
+			# goes inside.  The sub-domain is read again after the
+			# copies: a re-carve between the two reads moves them.
+			# A copy being woken shows R and its previous CPU until
+			# the wake-up has chosen one (0.5 s for 16 reads in the
+			# debug guests): outside, it counts as inside if the
+			# next sample finds it inside.
+			running=1
+			set -- $(placed_group)
+			span="$span,${4:-}"
+		fi
 		# One awk for all tasks: the sampler must keep up under load.
-		set -- $(cat $files 2>/dev/null | awk -v span="$span" '
+		set -- $(echo "$stats" | awk -v span="$span" -v run="$running" -v prev="$outside" '
 			BEGIN { n = split(span, r, ",")
 				for (i = 1; i <= n; i++) {
 					if (split(r[i], b, "-") < 2) b[2] = b[1]
 					if (r[i] != "" && r[i] != "-")
 						for (c = b[1]; c <= b[2]; c++) in_span[c] = 1
-				} }
-			{ t++; if ($39 in in_span) k++ }
-			END { print k + 0, t + 0 }')
-		inside=$((inside + $1)) total=$((total + $2))
+				}
+				n = split(prev, r, ",")
+				for (i = 1; i <= n; i++) was_out[r[i]] = 1 }
+			NF < 39 { next }
+			run != "" && ($1 in was_out) && ($39 in in_span) { moved++ }
+			run != "" && $3 != "R" { next }
+			{ t++; if ($39 in in_span) k++; else out = out "," $1 }
+			END { print k + 0, t + 0, moved + 0, out "," }')
+		inside=$((inside + $1 + $3)) total=$((total + $2))
+		outside=$4
 		sleep 0.2
 		s=$((s + 1))
 	done
@@ -207,14 +232,15 @@ else
 	set -- $(placed_group)
 	diag "[$(now_ms) ms] group: members $1 u_permille $2 n $3 cpus $4 (cap $cap CPUs)"
 	sample group $(copies)
-	diag "copies inside their sub-domain: $inside of $total samples"
+	diag "runnable copies inside their sub-domain: $inside of $total samples"
 	diag "n seen (with the resize band) $nlo..$nhi, sub-domain sizes seen $wlo..$whi CPUs"
-	# The size follows n with hysteresis (a new n must last idle_windows
-	# windows) and the cap: within the n seen, rounded to whole units.
-	[ $nlo -gt "$cap" ] && nlo=$cap
+	# n (with hysteresis: a new n must last idle_windows windows) and the
+	# cap bound the size, rounded up to whole units; below that bound the
+	# size is measured (a CPU that adds no throughput is given back), so
+	# any size from one unit up is right.
 	[ $nhi -gt "$cap" ] && nhi=$cap
 	[ "$unit" -gt 1 ] && nhi=$(( (nhi + unit - 1) / unit * unit ))
-	{ [ "$wlo" -ge "$nlo" ] && [ "$whi" -le "$nhi" ]; } ||
+	{ [ "$wlo" -ge 1 ] && [ "$whi" -le "$nhi" ]; } ||
 		errs="sub-domain of $wlo..$whi CPUs, n seen $nlo..$nhi;"
 	[ "$total" -gt 0 ] || errs="$errs no copy to sample;"
 	[ $((inside * 100)) -ge $((total * 95)) ] || errs="$errs copies outside their sub-domain;"
