@@ -54,7 +54,7 @@ one() {
 	st=$?
 	[ "$mode" = bench ] && [ "$en" = 1 ] &&
 		awk -v l="$name" -v r="$r" 'NR == FNR { a[$1] = $2; next }
-			$1 ~ /^(group_assign|group_resize|wake_redirect|wake_avoid|spin_skipped|lb_refused)$/ {
+			$1 ~ /^(group_assign|group_resize|wake_redirect|wake_avoid|spin_skipped|lb_refused|member_moved)$/ {
 				s = s " " $1 "=" $2 - a[$1] }
 			END { print "BENCH-STATS load=" l " round=" r s }' "$work/stats0" $d/stats
 	if [ $st -ne 0 ]; then
