@@ -9,6 +9,7 @@ pkgs=(
 	build-essential bc bison flex libssl-dev libelf-dev cpio xz-utils kmod
 	python3-ply python3-git python-is-python3
 	rsync python3 git
+	spin
 	gcc-aarch64-linux-gnu libc6-dev-arm64-cross
 	qemu-system-x86 qemu-system-arm
 	linux-source-5.10
