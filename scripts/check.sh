@@ -7,7 +7,10 @@
 #   series:   patches/series matches the files, checkpatch --strict on each
 #             patch, clean 'git am' on the base, export round trip is
 #             byte-identical, a patch that does not apply is refused cleanly
-#   builds:   every prefix of the series builds (x86_64), x86_64 and arm64
+#   models:   the OSQ and ASID models checked exhaustively with spin, planted bugs
+#             caught (scripts/check-models.sh, models/README.md)
+#   builds:   every prefix of the series builds (x86_64), the hooked objects
+#             with CONFIG_SCHED_AFFSCHED=n, x86_64 and arm64
 #             kernels, W=1 on the objects the series touches (no warning the
 #             base does not have), module and selftests for both arches
 #   KUnit:    under UML (kunit.py) and built into both guest kernels
@@ -157,6 +160,8 @@ kerneldoc_clean() {
 }
 t "kernel-doc: no new warnings in the series' files and the module" kerneldoc_clean
 t "trace-summary.py summarises a sample trace" "$AFFSCHED_TOP/scripts/test-trace-summary.sh"
+t "spin: models/osq.pml (OSQ, NUMA hand-off) and models/asid.pml (ASID allocator), mutants caught" \
+	"$AFFSCHED_TOP/scripts/check-models.sh"
 
 # --- builds --------------------------------------------------------------
 bisect_builds() {
@@ -174,6 +179,21 @@ bisect_builds() {
 	git -C "$KSRC" checkout -q "$BRANCH"
 }
 t "every prefix of the series builds (x86_64)" bisect_builds
+
+# The series' hooks have stubs for CONFIG_SCHED_AFFSCHED=n (the Kconfig
+# default): the objects that call them must build without the option.
+off_builds() {
+	local obj=$BUILD/obj/x86_64-noaff
+	mkdir -p "$obj"
+	cp "$BUILD/obj/x86_64/.config" "$obj/.config" &&
+		"$KSRC/scripts/config" --file "$obj/.config" --disable SCHED_AFFSCHED &&
+		make -s -C "$KSRC" O="$obj" olddefconfig &&
+		! grep -q '^CONFIG_SCHED_AFFSCHED=y' "$obj/.config" &&
+		make -s -C "$KSRC" O="$obj" -j"$(nproc)" kernel/locking/osq_lock.o \
+			kernel/locking/mutex.o kernel/locking/rwsem.o \
+			kernel/sched/core.o kernel/sched/fair.o
+}
+t "with CONFIG_SCHED_AFFSCHED=n the hooked objects build (x86_64)" off_builds
 
 for a in x86_64 arm64; do
 	t "$a kernel builds" "$AFFSCHED_TOP/scripts/build-kernel.sh" "$a"
@@ -212,6 +232,11 @@ guest() {
 	local vmlog=$logs/vm-$tag.log out=$logs/vm-$tag.out payload=$BUILD/check-payload-$tag
 	local start=$SECONDS st kunit name
 	make_payload "$payload" "$a" guest-selftests.sh
+	if [ -n "$v" ]; then
+		mkdir -p "$payload/modules"
+		cp "$BUILD/obj/$tag/kernel/torture.ko" \
+			"$BUILD/obj/$tag/kernel/locking/locktorture.ko" "$payload/modules/"
+	fi
 	"$AFFSCHED_TOP/scripts/run-vm.sh" --arch "$a" ${v:+--variant "$v"} --payload "$payload" \
 		--log "$vmlog" --timeout 1800 -- sh /payload/guest-selftests.sh "$t_load" $v >"$out" 2>&1
 	st=$?

@@ -72,5 +72,13 @@ if [ "$variant" != debug ]; then
 fi
 run groups "$bin/groups_test.sh"
 run placement "$bin/placement_test.sh"
+run osq "$bin/osq_test.sh"
+# locktorture where the console is checked for lockdep reports: the debug
+# kernels build it as a module (configs/debug.config), which the host puts
+# in /payload/modules.
+if [ "$variant" = debug ]; then
+	export LOCKTORTURE_DIR=/payload/modules
+	run locktorture "$bin/locktorture_test.sh"
+fi
 run debugfs "$bin/debugfs_test.sh"
 cat /sys/kernel/debug/affsched/stats

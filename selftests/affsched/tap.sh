@@ -40,3 +40,26 @@ tap_begin()
 		exit 4
 	fi
 }
+
+# tunables_save NAME...: remember these tunables; tunables_restore writes
+# them back and disables affsched.
+tunables_saved=
+tunables_save()
+{
+	for f in "$@"; do
+		tunables_saved="$tunables_saved $f=$(cat "$DIR/$f")"
+	done
+}
+tunables_restore()
+{
+	for kv in $tunables_saved; do
+		echo "${kv#*=}" >"$DIR/${kv%%=*}"
+	done
+	echo 0 >"$DIR/enable"
+}
+
+# counter NAME: the value of a counter in stats
+counter()
+{
+	awk -v n="$1" '$1 == n { print $2 }' "$DIR/stats"
+}
