@@ -45,7 +45,7 @@ payload=$BUILD/demo-payload-$arch
 rm -rf "$payload"
 mkdir -p "$payload"
 cp -a "$BUILD/selftests/$arch" "$payload/selftests"
-cp "$s/guest-bench.sh" "$payload/"
+cp "$s/guest-bench.sh" "$s/guest-osq-bench.sh" "$payload/"
 # The static reference of bench mode: 1 CPU, 2 CPUs of different clusters
 # (arm64; on x86_64 two cores), a cluster (arm64 only) and a node.
 case "$arch" in
@@ -63,17 +63,25 @@ esac
 cap=$((1000 * $(nproc) / 8)) # both topologies have 8 CPUs
 [ "$cap" -le 1000 ] || cap=1000
 [ "$mode" = bench ] || { static=""; cap=""; }
+# In bench mode the OSQ tweaks follow in the same boot (guest-osq-bench.sh)
+# with OSQ_COPIES copies of fstime: their placement-off runs without the
+# spin cap collapse and take 10-30 times SECONDS_PER_LOAD with 16 copies.
+osq_copies=${OSQ_COPIES:-8}
+[[ "$osq_copies" =~ ^[1-9][0-9]*$ ]] || die "OSQ_COPIES must be a positive integer (got '$osq_copies')"
+osq_cmd=""
+[ "$mode" = bench ] && osq_cmd=" && sh /payload/guest-osq-bench.sh $rounds $secs $osq_copies"
 nstatic=$(echo "$static" | tr ':' ' ' | wc -w)
 out=$BUILD/$mode-$arch.out
 # Per round: ctx and shell8 run secs, fstime about secs + 5 (bench mode:
 # its write and read passes are cut to 2 s), twice, plus the sweep.
 timeout=$((rounds * (3 + nstatic + 1) * (secs * 5 + 60) + 300))
+[ "$mode" != bench ] || timeout=$((timeout + rounds * 10 * (secs * 10 + 60)))
 # An instruction-counted guest runs far slower than its own clock.
 [ "${AFFSCHED_ACCEL:-}" != icount ] || timeout=$((rounds * 2 * (secs * 40 + 120) + 300))
 log "running ${rounds} rounds of ${secs}s per load (about $((rounds * (2 * (3 * secs + 20) + (nstatic + 1) * (secs + 10)) / 60 + 1)) min)"
 set +e
 "$s/run-vm.sh" --arch "$arch" --topology "$topo" --nodes 2 --payload "$payload" \
-	--timeout "$timeout" -- sh /payload/guest-bench.sh "$rounds" "$secs" "$pairs" "$copies" "$mode" "$static" $cap |
+	--timeout "$timeout" -- "sh /payload/guest-bench.sh $rounds $secs $pairs $copies $mode '$static' $cap$osq_cmd" |
 	tee "$out"
 st=${PIPESTATUS[0]}
 set -e
@@ -81,3 +89,9 @@ set -e
 echo
 echo "affsched on/off ($mode), $arch guest ($topo, 2 NUMA nodes${AFFSCHED_ACCEL:+, $AFFSCHED_ACCEL}), medians of $rounds alternating rounds:"
 python3 "$s/bench-table.py" ${static:+--targets} <"$out"
+if [ "$mode" = bench ]; then
+	echo
+	echo "OSQ tweaks, enable 1 and placement off, fstime with $osq_copies copies on one file and shell8;"
+	echo "medians of $rounds alternating rounds, spin in CPUs (osq_spin_ns per second of wall time):"
+	python3 "$s/osq-bench-table.py" <"$out"
+fi
