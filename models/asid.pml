@@ -4,7 +4,8 @@
  * check_and_switch_context(), new_context(), flush_context(),
  * check_update_reserved_asid()) and the TTBR writes of cpu_switch_mm()
  * (arch/arm64/include/asm/mmu_context.h, cpu_do_switch_mm() in context.c),
- * for spin.  arch/arm64 is not changed by the affsched series.
+ * for spin.  -DSERIES models the series' change to
+ * check_and_switch_context() (patch 17).
  *
  * NCPU CPUs (pids 0..NCPU-1) each do SW context switches, each to a
  * nondeterministically chosen mm out of NMM mm slots (never to the mm it
@@ -62,6 +63,10 @@
  *   SW=n        context switches per CPU (default 2)
  *   SWX=mask    CPUs that do one switch more, bit 0 = CPU 0 (default 0)
  *   CNP         one TLB shared by all CPUs (Common not Private)
+ *   SERIES      check_and_switch_context() as the affsched series' patch
+ *               17 has it: the reserved TTBR0 written once, first, for
+ *               every switch, and cpu_do_switch_mm() called without
+ *               cpu_switch_mm()'s second write (default: 5.10's)
  *   COLD        start just after boot (default: warm, see below)
  *   NO_P2       check P1 and P0 only (to see the P1 consequence of a
  *               mutant that breaks both)
@@ -80,7 +85,8 @@
  *                      asid_map
  *   MUT_NO_RESERVED_TTBR0      cpu_switch_mm() does not write the reserved
  *                      TTBR0 before cpu_do_switch_mm() (caught without
- *                      CNP; with CNP invisible, see models/README.md)
+ *                      CNP; with CNP invisible, see models/README.md);
+ *                      with SERIES, the one write at the start is missing
  *   MUT_NO_CNP_RESERVED_TTBR0  with CNP, check_and_switch_context() does
  *                      not write the reserved TTBR0 first
  */
@@ -287,10 +293,15 @@ inline pick_new()
 
 /*
  * The first step of check_and_switch_context() after the choice of mm.
- * With CnP: if (system_supports_cnp()) cpu_set_reserved_ttbr0();
- * without: asid = atomic64_read(&mm->context.id).
+ * 5.10 with CnP: if (system_supports_cnp()) cpu_set_reserved_ttbr0();
+ * the series (-DSERIES, patch 17) for every switch (software PAN is not
+ * modelled); otherwise asid = atomic64_read(&mm->context.id).
  */
-#if defined(CNP) && !defined(MUT_NO_CNP_RESERVED_TTBR0)
+#if defined(SERIES) && !defined(MUT_NO_RESERVED_TTBR0)
+#define EARLY_RSV
+#define FIRST_STEP	pgd[me] = RSV
+#define EV_FIRST	printf("cpu%d:   TTBR0 = reserved\n", me)
+#elif !defined(SERIES) && defined(CNP) && !defined(MUT_NO_CNP_RESERVED_TTBR0)
 #define EARLY_RSV
 #define FIRST_STEP	pgd[me] = RSV
 #define EV_FIRST	printf("cpu%d:   TTBR0 = reserved (CnP)\n", me)
@@ -589,8 +600,12 @@ flush_pending:
 		};
 
 switch_mm_fastpath:
-		/* cpu_switch_mm(mm->pgd, mm) */
-#ifndef MUT_NO_RESERVED_TTBR0
+		/*
+		 * 5.10: cpu_switch_mm(mm->pgd, mm); the series calls
+		 * cpu_do_switch_mm() directly, TTBR0 being reserved since
+		 * the first step.
+		 */
+#if !defined(MUT_NO_RESERVED_TTBR0) && !defined(SERIES)
 		atomic {	/* cpu_set_reserved_ttbr0() */
 			pgd[me] = RSV;
 			printf("cpu%d:   TTBR0 = reserved\n", me)
