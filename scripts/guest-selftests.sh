@@ -73,6 +73,7 @@ fi
 run groups "$bin/groups_test.sh"
 run placement "$bin/placement_test.sh"
 run osq "$bin/osq_test.sh"
+run asid "$bin/asid_test.sh"
 # locktorture where the console is checked for lockdep reports: the debug
 # kernels build it as a module (configs/debug.config), which the host puts
 # in /payload/modules.
