@@ -12,7 +12,8 @@
 #   builds:   every prefix of the series builds (x86_64), the hooked objects
 #             with CONFIG_SCHED_AFFSCHED=n, x86_64 and arm64
 #             kernels, W=1 on the objects the series touches (no warning the
-#             base does not have), module and selftests for both arches
+#             base does not have), the arm64 switch path's barriers counted
+#             against the base, module and selftests for both arches
 #   KUnit:    under UML (kunit.py) and built into both guest kernels
 #   VMs:      the selftests in an x86_64 guest and an arm64 guest, the
 #             hold-ratio known answer enforced in an instruction-counted
@@ -202,6 +203,10 @@ for a in x86_64 arm64; do
 	t "$a W=1: no new warnings in objects the series touches" \
 		"$AFFSCHED_TOP/scripts/w1-check.sh" "$a"
 done
+name="arm64 switch path: fewer ISBs and TTBR writes than the base, nothing grows (objdump)"
+t "$name" "$AFFSCHED_TOP/scripts/switch-barriers.sh"
+sed -n 's/^SWITCH-BARRIERS /# arm64 switch path, static counts before->after: /p' \
+	"$logs/$(echo "$name" | tr -c 'A-Za-z0-9_.-' '_').log"
 for a in x86_64 arm64; do
 	t "$a module builds with W=1, no warnings" "$AFFSCHED_TOP/scripts/build-module.sh" "$a"
 	t "$a selftests build, no warnings" "$AFFSCHED_TOP/scripts/build-selftests.sh" "$a"

@@ -60,3 +60,20 @@ kimage() {
 	*) die "unknown arch '$1' (x86_64 or arm64)" ;;
 	esac
 }
+
+# base_obj ARCH: make sure $BUILD/linux-base is a worktree of $KSRC at
+# $BASE_TAG with a configured, prepared object directory for ARCH (the
+# guest configuration), enough to compile single objects of the base;
+# print that directory.  Used to compare objects with and without the
+# series (w1-check.sh, switch-barriers.sh).
+base_obj() {
+	local base=$BUILD/linux-base bobj=$BUILD/obj/w1base-$1
+	if [ ! -d "$base" ]; then
+		git -C "$KSRC" worktree add -q --detach "$base" "$BASE_TAG" >&2
+	else
+		git -C "$base" checkout -q --detach "$BASE_TAG" >&2
+	fi
+	KSRC=$base AFFSCHED_OBJ=$bobj AFFSCHED_ALLOW_MISSING=1 AFFSCHED_PREPARE_ONLY=1 \
+		"$AFFSCHED_TOP/scripts/build-kernel.sh" "$1" >/dev/null
+	echo "$bobj"
+}

@@ -60,14 +60,7 @@ done
 
 if [ ${#changed[@]} -gt 0 ]; then
 	base=$BUILD/linux-base
-	if [ ! -d "$base" ]; then
-		git -C "$KSRC" worktree add -q --detach "$base" "$BASE_TAG"
-	else
-		git -C "$base" checkout -q --detach "$BASE_TAG"
-	fi
-	bobj=$BUILD/obj/w1base-$arch
-	KSRC=$base AFFSCHED_OBJ=$bobj AFFSCHED_ALLOW_MISSING=1 AFFSCHED_PREPARE_ONLY=1 \
-		"$AFFSCHED_TOP/scripts/build-kernel.sh" "$arch" >/dev/null
+	bobj=$(base_obj "$arch")
 	for f in "${changed[@]}"; do
 		if ! built "$f"; then
 			echo "skip $f (not built for $arch)"
