@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Helpers shared by the affsched selftest programs (ctx, fstime,
- * shell_load): strict option parsing, clock readers and EINTR-safe full
- * reads and writes.
+ * Helpers shared by the affsched selftest programs: strict option
+ * parsing, clock readers and EINTR-safe full reads and writes.
  */
 #ifndef AFFSCHED_UTIL_H
 #define AFFSCHED_UTIL_H
@@ -37,6 +36,33 @@ static inline unsigned int parse_uint(const char *prog, char opt, const char *s,
 		exit(2);
 	}
 	return v;
+}
+
+/*
+ * The default of a getopt() switch: -h (@opt 'h') prints the program's
+ * @usage to stdout and exits 0, any other option prints it to stderr and
+ * exits 2.
+ */
+static inline void __attribute__((noreturn))
+usage_exit(int opt, const char *prog, void (*usage)(FILE *, const char *))
+{
+	usage(opt == 'h' ? stdout : stderr, prog);
+	exit(opt == 'h' ? 0 : 2);
+}
+
+/*
+ * After the getopt() loop: none of the programs takes operands, so one
+ * left in @argv from @optind on prints an error and the usage to stderr
+ * and exits 2.
+ */
+static inline void no_operands(int argc, char **argv,
+			       void (*usage)(FILE *, const char *))
+{
+	if (optind < argc) {
+		fprintf(stderr, "%s: unexpected argument '%s'\n", argv[0], argv[optind]);
+		usage(stderr, argv[0]);
+		exit(2);
+	}
 }
 
 /* Current time of clock @clk in nanoseconds. */

@@ -194,19 +194,11 @@ int main(int argc, char **argv)
 		case 't':
 			timeout = parse_uint(argv[0], 't', optarg, 1, MAX_SECONDS, usage);
 			break;
-		case 'h':
-			usage(stdout, argv[0]);
-			return 0;
 		default:
-			usage(stderr, argv[0]);
-			return 2;
+			usage_exit(opt, argv[0], usage);
 		}
 	}
-	if (optind != argc) {
-		fprintf(stderr, "%s: unexpected argument '%s'\n", argv[0], argv[optind]);
-		usage(stderr, argv[0]);
-		return 2;
-	}
+	no_operands(argc, argv, usage);
 	total = nr_rings * nr_procs;
 	if (total > MAX_PROCS) {
 		fprintf(stderr, "%s: %u rings of %u processes is more than %d\n",

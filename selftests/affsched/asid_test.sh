@@ -21,39 +21,28 @@
 #
 # Needs asid_stress next to this script; does not need the affsched
 # module.  $ASID_TEST_ROUNDS overrides the rounds (default 30 with
-# rollover, 200 without).  POSIX sh; busybox ash is enough.  TAP 13 on
-# stdout.  Exit status: 0 passed, 1 failed, 4 skipped.
+# rollover, 200 without).  POSIX sh; busybox ash is enough.  The TAP 13
+# output and exit status are asid_stress's (0 passed, 1 failed); exit 4
+# (skipped) without asid_stress.  The choice of rings goes to stderr.
 
 BIN=$(dirname "$0")
 RINGS=4
 SMALL=256
 
-echo "TAP version 13"
 if [ ! -x "$BIN/asid_stress" ]; then
+	echo "TAP version 13"
 	echo "1..0 # SKIP no $BIN/asid_stress"
 	exit 4
 fi
-echo "1..1"
 
 n=$(dmesg 2>/dev/null | sed -n 's/.*ASID allocator initialised with \([0-9]*\) entries.*/\1/p' | tail -n 1)
 if [ -n "$n" ] && [ "$n" -le "$SMALL" ]; then
 	procs=$((n + 1))
 	rounds=${ASID_TEST_ROUNDS:-30}
-	echo "# $n ASIDs: $RINGS rings of $procs processes, each round of a ring spans a rollover"
+	echo "asid_test: $n ASIDs: $RINGS rings of $procs processes, each round of a ring spans a rollover" >&2
 else
 	procs=8
 	rounds=${ASID_TEST_ROUNDS:-200}
-	echo "# ${n:-no} ASID count in the boot log: $RINGS rings of $procs processes, no rollover forced"
+	echo "asid_test: ${n:-no} ASID count in the boot log: $RINGS rings of $procs processes, no rollover forced" >&2
 fi
-
-out=$("$BIN/asid_stress" -g "$RINGS" -p "$procs" -r "$rounds" -k 4 2>&1)
-st=$?
-echo "$out" | grep '^# ' | grep -v '^# Totals'
-desc="$RINGS rings of $procs processes, $rounds rounds: every switch found its own memory"
-if [ $st -eq 0 ]; then
-	echo "ok 1 $desc"
-	exit 0
-fi
-echo "$out" | grep -v '^# ' | sed 's/^/#   /'
-echo "not ok 1 $desc"
-exit 1
+exec "$BIN/asid_stress" -g "$RINGS" -p "$procs" -r "$rounds" -k 4

@@ -261,19 +261,11 @@ int main(int argc, char **argv)
 		case 'P':
 			pin = 1;
 			break;
-		case 'h':
-			usage(stdout, argv[0]);
-			return 0;
 		default:
-			usage(stderr, argv[0]);
-			return 2;
+			usage_exit(opt, argv[0], usage);
 		}
 	}
-	if (optind < argc) {
-		fprintf(stderr, "%s: unexpected argument '%s'\n", argv[0], argv[optind]);
-		usage(stderr, argv[0]);
-		return 2;
-	}
+	no_operands(argc, argv, usage);
 
 	ksft_print_header();
 	ksft_set_plan(1);

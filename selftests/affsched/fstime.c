@@ -448,19 +448,11 @@ int main(int argc, char **argv)
 		case 'd':
 			dir = optarg;
 			break;
-		case 'h':
-			usage(stdout, argv[0]);
-			return 0;
 		default:
-			usage(stderr, argv[0]);
-			return 2;
+			usage_exit(opt, argv[0], usage);
 		}
 	}
-	if (optind < argc) {
-		fprintf(stderr, "%s: unexpected argument '%s'\n", argv[0], argv[optind]);
-		usage(stderr, argv[0]);
-		return 2;
-	}
+	no_operands(argc, argv, usage);
 	if ((unsigned long long)bufsize * maxblocks > MAX_FILE_SIZE) {
 		fprintf(stderr, "%s: file of %u blocks of %u bytes is too large\n",
 			argv[0], maxblocks, bufsize);

@@ -884,19 +884,11 @@ int main(int argc, char **argv)
 		case 'E':
 			emulated = 1;
 			break;
-		case 'h':
-			usage(stdout, argv[0]);
-			return 0;
 		default:
-			usage(stderr, argv[0]);
-			return 2;
+			usage_exit(opt, argv[0], usage);
 		}
 	}
-	if (optind < argc) {
-		fprintf(stderr, "%s: unexpected argument '%s'\n", argv[0], argv[optind]);
-		usage(stderr, argv[0]);
-		return 2;
-	}
+	no_operands(argc, argv, usage);
 	if (!*dir || !*dbgdir) {
 		fprintf(stderr, "%s: empty directory name\n", argv[0]);
 		usage(stderr, argv[0]);
