@@ -5,7 +5,7 @@
  * check_update_reserved_asid()) and the TTBR writes of cpu_switch_mm()
  * (arch/arm64/include/asm/mmu_context.h, cpu_do_switch_mm() in context.c),
  * for spin.  -DSERIES models the series' change to
- * check_and_switch_context() (patch 17).
+ * check_and_switch_context() (patch 18).
  *
  * NCPU CPUs (pids 0..NCPU-1) each do SW context switches, each to a
  * nondeterministically chosen mm out of NMM mm slots (never to the mm it
@@ -294,7 +294,7 @@ inline pick_new()
 /*
  * The first step of check_and_switch_context() after the choice of mm.
  * 5.10 with CnP: if (system_supports_cnp()) cpu_set_reserved_ttbr0();
- * the series (-DSERIES, patch 17) for every switch (software PAN is not
+ * the series (-DSERIES, patch 18) for every switch (software PAN is not
  * modelled); otherwise asid = atomic64_read(&mm->context.id).
  */
 #if defined(SERIES) && !defined(MUT_NO_RESERVED_TTBR0)

@@ -2,7 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Apply patches/ (in the order of patches/series) to the base of $KSRC with
-# 'git am', giving branch 'affsched' = base + series.
+# 'git am', giving branch 'affsched' = base + series.  On an openEuler
+# OLK-5.10 tree (one with include/linux/kabi.h; AFFSCHED_TREE=olk-5.10 or 5.10
+# overrides the guess) the patches in patches/olk-5.10/ take their numbers'
+# places (see series_files in lib.sh).
 #
 # The patches are applied on a detached HEAD at the base first; only when all
 # of them apply is the branch moved.  If one fails, the script names it, aborts
@@ -12,7 +15,6 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-[ -f "$PATCHES/series" ] || die "$PATCHES/series missing"
 git -C "$KSRC" rev-parse -q --verify "refs/tags/$BASE_TAG" >/dev/null 2>&1 ||
 	die "no $BASE_TAG tag in $KSRC: run scripts/prepare-base.sh first"
 cd "$KSRC"
@@ -21,11 +23,9 @@ cd "$KSRC"
 [ -d "$(git rev-parse --git-path rebase-apply)" ] &&
 	die "$KSRC has a 'git am' or rebase in progress"
 
-mapfile -t series < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$PATCHES/series")
-[ ${#series[@]} -gt 0 ] || die "$PATCHES/series lists no patch"
-for p in "${series[@]}"; do
-	[ -f "$PATCHES/$p" ] || die "patches/series names $p, which does not exist"
-done
+kind=$(tree_kind "$KSRC")
+list=$(series_files "$kind") || exit 1
+mapfile -t series <<<"$list"
 
 orig=$(git symbolic-ref -q --short HEAD || git rev-parse HEAD)
 restore() {
@@ -60,4 +60,4 @@ if git rev-parse -q --verify "refs/heads/$BRANCH" >/dev/null; then
 	fi
 fi
 git checkout -q -B "$BRANCH" "$new"
-log "applied ${#series[@]} patches on branch $BRANCH of $KSRC"
+log "applied ${#series[@]} patches ($kind) on branch $BRANCH of $KSRC"

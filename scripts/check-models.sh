@@ -202,7 +202,7 @@ check fail "asid mutant MUT_NO_RESERVED_TTBR0 (cpu_switch_mm without it)" safety
 check fail "asid mutant MUT_NO_CNP_RESERVED_TTBR0 (CnP: none at the start)" safety \
 	"-DCNP -DSW=2 -DMUT_NO_CNP_RESERVED_TTBR0" 'assertion violated P2_no_stale_tlb_entry'
 
-# --- the series (patch 17): one reserved-TTBR0 write, first, per switch ----
+# --- the series (patch 18): one reserved-TTBR0 write, first, per switch ----
 check pass "asid SERIES: 3 CPUs, warm, 2 switches each" safety "-DSERIES -DSW=2"
 check pass "asid SERIES CNP: 3 CPUs, warm, 2 switches each" safety "-DSERIES -DCNP -DSW=2"
 check pass "asid SERIES CNP: 2 CPUs, 4 mms, cold, 3+4 switches" safety \

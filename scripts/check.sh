@@ -6,12 +6,14 @@
 #
 #   series:   patches/series matches the files, checkpatch --strict on each
 #             patch, clean 'git am' on the base, export round trip is
-#             byte-identical, a patch that does not apply is refused cleanly
+#             byte-identical, a patch that does not apply is refused cleanly;
+#             the OLK-5.10 series applies to ../shared/olk-5.10 with git am
+#             and keeps task_struct's KABI (olk-apply-check.sh, kabi-check.sh)
 #   models:   the OSQ and ASID models checked exhaustively with spin, planted bugs
 #             caught (scripts/check-models.sh, models/README.md)
 #   builds:   every prefix of the series builds (x86_64), the hooked objects
 #             with CONFIG_SCHED_AFFSCHED=n, x86_64 and arm64
-#             kernels, W=1 on the objects the series touches (no warning the
+#             kernels, sizeof(struct task_struct) against the base, W=1 on the objects the series touches (no warning the
 #             base does not have), the arm64 switch path's barriers counted
 #             against the base, module and selftests for both arches
 #   KUnit:    under UML (kunit.py) and built into both guest kernels
@@ -72,12 +74,18 @@ t "base tree prepared" "$AFFSCHED_TOP/scripts/prepare-base.sh"
 
 # --- series --------------------------------------------------------------
 series_matches_files() {
-	diff <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$PATCHES/series" | sort) \
+	diff <(series_list "$PATCHES/series" | sort) \
 		<(cd "$PATCHES" && ls ./*.patch | sed 's|^\./||' | grep -v '^0000-cover-letter' | sort)
 }
 t "patches/series lists exactly the patch files" series_matches_files
 
-for p in $(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$PATCHES/series"); do
+olk_series_matches_files() {
+	diff <(series_list "$PATCHES/$OLK_DIR/series" | sort) \
+		<(cd "$PATCHES/$OLK_DIR" && ls ./*.patch | sed 's|^\./||' | sort)
+}
+t "patches/$OLK_DIR/series lists exactly the patch files there" olk_series_matches_files
+
+for p in $(series_list "$PATCHES/series") $(series_list "$PATCHES/$OLK_DIR/series" | sed "s|^|$OLK_DIR/|"); do
 	t "checkpatch --strict $p" bash -c '
 		cd "$1" && out=$(PATH=/usr/bin:$PATH scripts/checkpatch.pl --strict --no-summary --terse "$2" 2>&1)
 		st=$?
@@ -135,6 +143,27 @@ BOGUS
 		echo "$out" | grep -q 'tree left as it was' && [ "$before" = "$after" ]
 }
 t "a patch that does not apply is named and the tree is left as it was" refuse_bad_patch
+
+# openEuler OLK-5.10: the series as an OLK tree gets it (patches/olk-5.10/
+# in their numbers' places) applies with git am to the OLK-5.10 files in
+# ../shared/olk-5.10, and task_struct keeps its KABI there.
+name="series applies to OLK-5.10 (../shared/olk-5.10) with git am, no fuzz"
+t "$name" "$AFFSCHED_TOP/scripts/olk-apply-check.sh"
+sed -n 's/^ok \([0-9]*\/[0-9]*\) \(.*not in the fixture)\)$/# OLK-5.10 patch \1 \2/p' \
+	"$logs/$(echo "$name" | tr -c 'A-Za-z0-9_.-' '_').log"
+t "OLK-5.10 KABI: task_struct changes only reserved slots (unifdef, option off and on)" \
+	"$AFFSCHED_TOP/scripts/kabi-check.sh" olk
+olk_export_roundtrip() {
+	local tmp
+	tmp=$(mktemp -d)
+	cp -a "$PATCHES/." "$tmp/"
+	PATCHES=$tmp "$AFFSCHED_TOP/scripts/export-series.sh" --olk &&
+		diff -r "$PATCHES/$OLK_DIR" "$tmp/$OLK_DIR"
+	local st=$?
+	rm -rf "$tmp"
+	return $st
+}
+t "export of the OLK-5.10 patches from the OLK tree is byte-identical" olk_export_roundtrip
 
 # kernel-doc warnings of the series' files and the module, without line
 # numbers, that the same files at the base do not have: the series touches
@@ -202,6 +231,10 @@ done
 for a in x86_64 arm64; do
 	t "$a W=1: no new warnings in objects the series touches" \
 		"$AFFSCHED_TOP/scripts/w1-check.sh" "$a"
+done
+for a in x86_64 arm64; do
+	t "$a sizeof(struct task_struct) grows by at most one pointer" \
+		"$AFFSCHED_TOP/scripts/kabi-check.sh" size "$a"
 done
 name="arm64 switch path: fewer ISBs and TTBR writes than the base, nothing grows (objdump)"
 t "$name" "$AFFSCHED_TOP/scripts/switch-barriers.sh"

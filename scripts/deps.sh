@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Install the Debian packages the build, the VMs and the tests need.
+# Install the Debian packages the build, the VMs, the tests and the user
+# tools (rpmbuild for make rpm, matplotlib for the pictures, trace-cmd to
+# read trace.dat files) need.
 # Idempotent: does nothing when everything is already present.
 set -euo pipefail
 
@@ -9,10 +11,11 @@ pkgs=(
 	build-essential bc bison flex libssl-dev libelf-dev cpio xz-utils kmod
 	python3-ply python3-git python-is-python3
 	rsync python3 git
-	spin
+	spin unifdef
 	gcc-aarch64-linux-gnu libc6-dev-arm64-cross
 	qemu-system-x86 qemu-system-arm
 	linux-source-5.10
+	rpm python3-matplotlib trace-cmd
 )
 
 need=()

@@ -18,7 +18,7 @@ mkdir -p "$work"
 
 # The known answer is the estimator's: placement (max_reserved 0 turns it
 # off) would confine the copies and change the load being measured.  With
-# it on, patch 8 (no spinning outside the sub-domain) took the 250 target's
+# it on, patch 9 (no spinning outside the sub-domain) took the 250 target's
 # median from 178 to 141 permille.
 mr=/sys/kernel/debug/affsched/max_reserved
 mr0=$(cat "$mr")

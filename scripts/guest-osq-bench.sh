@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Run inside a bench guest (busybox sh) after guest-bench.sh, in the same
-# boot: the OSQ tweaks (series patches 11-14) one at a time against none,
+# boot: the OSQ tweaks (series patches 12-15) one at a time against none,
 # with affsched enabled and placement off (max_reserved 0), so that the
 # loads' spinners spread over both nodes and only the OSQ changes.
 # Configurations, in this order in every round (alternating):

@@ -77,3 +77,61 @@ base_obj() {
 		"$AFFSCHED_TOP/scripts/build-kernel.sh" "$1" >/dev/null
 	echo "$bobj"
 }
+
+# The series has one text for both trees, except where a tree needs its own:
+# patches/olk-5.10/ holds the openEuler OLK-5.10 versions of such patches,
+# listed in patches/olk-5.10/series.  An OLK patch replaces the patch of the
+# same number in patches/series, or is inserted at its number.
+OLK_DIR=olk-5.10
+
+# tree_kind DIR: "olk-5.10" for an openEuler OLK-5.10 tree (it has
+# include/linux/kabi.h), "5.10" otherwise; AFFSCHED_TREE overrides.
+tree_kind() {
+	if [ -n "${AFFSCHED_TREE:-}" ]; then
+		case "$AFFSCHED_TREE" in
+		5.10 | "$OLK_DIR") echo "$AFFSCHED_TREE" ;;
+		*) die "AFFSCHED_TREE must be 5.10 or $OLK_DIR (got '$AFFSCHED_TREE')" ;;
+		esac
+	elif [ -f "$1/include/linux/kabi.h" ]; then
+		echo "$OLK_DIR"
+	else
+		echo 5.10
+	fi
+}
+
+# series_list FILE: the patch names FILE lists, one a line
+series_list() {
+	sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e '/^[[:space:]]*$/d' "$1"
+}
+
+# series_files KIND: the patches to apply to a KIND tree, in order, as paths
+# relative to $PATCHES.  Fails if a series names a missing file or two
+# patches of one series share a number.
+series_files() {
+	local kind=$1 p num
+	local -A by_num=()
+	[ -f "$PATCHES/series" ] || die "$PATCHES/series missing"
+	while IFS= read -r p; do
+		[ -f "$PATCHES/$p" ] || die "patches/series names $p, which does not exist"
+		num=${p%%-*}
+		[[ "$num" =~ ^[0-9]{4}$ ]] || die "patches/series: $p does not start with a 4-digit number"
+		[ -z "${by_num[$num]:-}" ] || die "patches/series: $p and ${by_num[$num]} share number $num"
+		by_num[$num]=$p
+	done < <(series_list "$PATCHES/series")
+	if [ "$kind" = "$OLK_DIR" ] && [ -f "$PATCHES/$OLK_DIR/series" ]; then
+		local -A olk=()
+		while IFS= read -r p; do
+			[ -f "$PATCHES/$OLK_DIR/$p" ] ||
+				die "patches/$OLK_DIR/series names $p, which does not exist"
+			num=${p%%-*}
+			[[ "$num" =~ ^[0-9]{4}$ ]] || die "patches/$OLK_DIR/series: $p does not start with a 4-digit number"
+			[ -z "${olk[$num]:-}" ] || die "patches/$OLK_DIR/series: two patches share number $num"
+			olk[$num]=1
+			by_num[$num]=$OLK_DIR/$p
+		done < <(series_list "$PATCHES/$OLK_DIR/series")
+	fi
+	[ ${#by_num[@]} -gt 0 ] || die "$PATCHES/series lists no patch"
+	printf '%s\n' "${!by_num[@]}" | sort | while read -r num; do
+		echo "${by_num[$num]}"
+	done
+}

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Stress test of the arm64 ASID allocator and context-switch path (series
-# patches 17 and 18): asid_stress passes tokens around rings of processes,
+# patches 18 and 19): asid_stress passes tokens around rings of processes,
 # each of which checks after every switch that its pages still hold what
 # it wrote.
 #

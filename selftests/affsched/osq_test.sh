@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# Functional test of the OSQ tweaks (series patches 11-14) through their
+# Functional test of the OSQ tweaks (series patches 12-15) through their
 # counters in /sys/kernel/debug/affsched/stats, under fstime -s (copies
 # writing one file: its inode rwsem is the contended lock):
 #   1. enable 0: no OSQ counter moves (off means off)
