@@ -101,7 +101,7 @@ export_roundtrip() {
 	tmp=$(mktemp -d)
 	cp "$PATCHES/cover-letter.txt" "$tmp/"
 	PATCHES=$tmp "$AFFSCHED_TOP/scripts/export-series.sh" &&
-		diff -r -x cover-letter.txt "$PATCHES" "$tmp"
+		diff -r -x cover-letter.txt -x "$OLK_DIR" "$PATCHES" "$tmp"
 	local st=$?
 	rm -rf "$tmp"
 	return $st
@@ -224,6 +224,19 @@ off_builds() {
 			kernel/sched/core.o kernel/sched/fair.o
 }
 t "with CONFIG_SCHED_AFFSCHED=n the hooked objects build (x86_64)" off_builds
+
+# NUMA balancing's hooks (task_numa_find_cpu(), task_numa_compare()) are
+# compiled only with CONFIG_NUMA_BALANCING, which the guests leave off.
+numa_builds() {
+	local obj=$BUILD/obj/x86_64-numa
+	mkdir -p "$obj"
+	cp "$BUILD/obj/x86_64/.config" "$obj/.config" &&
+		"$KSRC/scripts/config" --file "$obj/.config" --enable MIGRATION --enable NUMA_BALANCING &&
+		make -s -C "$KSRC" O="$obj" olddefconfig &&
+		grep -q '^CONFIG_NUMA_BALANCING=y' "$obj/.config" &&
+		make -s -C "$KSRC" O="$obj" -j"$(nproc)" kernel/sched/fair.o kernel/sched/affsched.o
+}
+t "with CONFIG_NUMA_BALANCING the NUMA balancing hooks build (x86_64)" numa_builds
 
 for a in x86_64 arm64; do
 	t "$a kernel builds" "$AFFSCHED_TOP/scripts/build-kernel.sh" "$a"
