@@ -151,6 +151,20 @@ name="series applies to OLK-5.10 (../shared/olk-5.10) with git am, no fuzz"
 t "$name" "$AFFSCHED_TOP/scripts/olk-apply-check.sh"
 sed -n 's/^ok \([0-9]*\/[0-9]*\) \(.*not in the fixture)\)$/# OLK-5.10 patch \1 \2/p' \
 	"$logs/$(echo "$name" | tr -c 'A-Za-z0-9_.-' '_').log"
+# apply-series.sh takes a tree with include/linux/kabi.h for OLK-5.10.
+olk_tree_detected() {
+	local d st
+	d=$(mktemp -d)
+	mkdir -p "$d/include/linux"
+	touch "$d/include/linux/kabi.h"
+	[ "$(tree_kind "$d")" = "$OLK_DIR" ] && [ "$(tree_kind "$KSRC")" = 5.10 ] &&
+		series_files "$OLK_DIR" | grep -qx "$OLK_DIR/0004-.*" &&
+		! series_files 5.10 | grep -q "^$OLK_DIR/"
+	st=$?
+	rm -rf "$d"
+	return $st
+}
+t "a tree with include/linux/kabi.h gets the OLK-5.10 patches, 5.10.223 does not" olk_tree_detected
 t "OLK-5.10 KABI: task_struct changes only reserved slots (unifdef, option off and on)" \
 	"$AFFSCHED_TOP/scripts/kabi-check.sh" olk
 olk_export_roundtrip() {
@@ -245,6 +259,8 @@ for a in x86_64 arm64; do
 	t "$a W=1: no new warnings in objects the series touches" \
 		"$AFFSCHED_TOP/scripts/w1-check.sh" "$a"
 done
+t "OLK-5.10-only patch lines compile against the series (stand-in functions, x86_64)" \
+	"$AFFSCHED_TOP/scripts/olk-compile-check.sh" x86_64
 for a in x86_64 arm64; do
 	t "$a sizeof(struct task_struct) grows by at most one pointer" \
 		"$AFFSCHED_TOP/scripts/kabi-check.sh" size "$a"
