@@ -5,10 +5,12 @@
 #   make check   every test; ends with "N passed, N failed"
 #   make bench   placement against off and static confinement (scripts/bench.sh)
 #   make overhead  cost of the hold-ratio tracking alone (instruction-counted guest)
+#   make rpm     the kmod RPM of the module against build/obj/$(RPM_ARCH) (x86_64)
 #   make kernel ARCH=x86_64|arm64, make module, make selftests
 #   make base, make apply, make export   (the kernel tree and patches/)
 
 ARCH ?= arm64
+RPM_ARCH ?= x86_64
 
 demo:
 	scripts/demo.sh
@@ -21,6 +23,13 @@ bench:
 
 overhead:
 	scripts/overhead.sh
+
+# The kernel tree is built first only if it is not there yet.
+rpm:
+	scripts/deps.sh
+	test -f $${AFFSCHED_BUILD:-build}/obj/$(RPM_ARCH)/Module.symvers || \
+		$(MAKE) kernel ARCH=$(RPM_ARCH)
+	scripts/build-rpm.sh $(RPM_ARCH)
 
 base:
 	scripts/deps.sh
@@ -44,4 +53,4 @@ selftests: apply
 clean:
 	rm -rf build
 
-.PHONY: demo check bench overhead base apply export kernel module selftests clean
+.PHONY: demo check bench overhead rpm base apply export kernel module selftests clean

@@ -9,10 +9,25 @@ taskset sweep), KB per CPU-second against the single copy, ctx and shell8
 on/off, and the lock bound P = p/u of seed 004 from the single copy's
 score p and the median hold ratio u of the load's group.  Missed targets
 are reported, not turned into an error: the exit status says only whether
-every run completed."""
+every run completed.
+
+With --png FILE it also draws the medians as a picture: one panel per load
+with its score at enable 0 and 1 (and, in bench mode, with max_reserved
+capped and under each static taskset confinement), every round as a dot,
+and the single copy's score as a line on the fstime panels.  --title sets
+the picture's title.
+
+Exit status: 0 every run completed; 1 a run failed or there was none; 2 bad
+arguments; 3 the picture could not be drawn (matplotlib missing, file not
+writable)."""
+import argparse
+import importlib
+import os
 import re
 import statistics
 import sys
+
+PROG = 'bench-table.py'
 
 
 def med(xs):
@@ -23,7 +38,29 @@ def fmt(x, nd=1):
     return '-' if x is None else f'{x:,.{nd}f}'
 
 
-targets = '--targets' in sys.argv[1:]
+def plot_module():
+    """affsched_plot.py, beside this script (no __pycache__ left there)."""
+    sys.dont_write_bytecode = True
+    sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
+    return importlib.import_module('affsched_plot')
+
+
+ap = argparse.ArgumentParser(prog=PROG, description='Summarise the BENCH lines of '
+                             'guest-bench.sh (stdin): medians, on/off ratios, targets.',
+                             epilog='Exit status: 0 every run completed; 1 a run failed or '
+                             'there was none; 2 bad arguments; 3 the picture could not be drawn.')
+ap.add_argument('--targets', action='store_true',
+                help='also print the placement targets (bench mode)')
+ap.add_argument('--png', metavar='FILE', help='also draw the medians to this PNG')
+ap.add_argument('--title', metavar='TEXT', help='title of the picture')
+args = ap.parse_args()
+if args.png is not None:
+    if not args.png:
+        ap.error('--png needs a file name')
+    # Before stdin is read: this may run the script again under another
+    # python3 (see affsched_plot.py).
+    plot_module().require(PROG)
+targets = args.targets
 runs = {}
 groups = []
 fails = 0
@@ -115,4 +152,122 @@ if targets and runs:
                    0.97, lambda v: f'{v:.3f}')
 if fails:
     print(f'{fails} run(s) failed; see the guest output above')
-sys.exit(1 if fails or not runs else 0)
+
+
+def families():
+    """[(base load, [(label, load, enable, kind)])], one per panel, in table
+    order; kind is off, on, capped or static.  fstime-shared-1 is the single
+    copy's line, not a panel of its own, when an fstime panel shows it."""
+    fams = {}
+    for load in loads:
+        m = re.fullmatch(r'(.+?)-(capped|taskset-(.+))', load)
+        if load == 'fstime-shared-1' and any(re.fullmatch(r'fstime-shared-\d+', x) and x != load
+                                             for x in loads):
+            continue
+        base = m.group(1) if m else load
+        bars = fams.setdefault(base, [])
+        if not m:
+            bars += [('off', load, 0, 'off'), ('on', load, 1, 'on')]
+        elif m.group(2) == 'capped':
+            bars.append(('on, capped', load, 1, 'capped'))
+        else:
+            bars.append((f'taskset\n{m.group(3)}', load, 0, 'static'))
+    return [(base, [b for b in bars if runs.get((b[1], b[2])) and runs[(b[1], b[2])]['score']])
+            for base, bars in fams.items()]
+
+
+UNITS = {'lps': 'loops/s (lps)', 'lpm': 'loops/min (lpm)', 'KBps': 'KB/s (KBps)',
+         'w/s': 'writes/s'}
+
+
+def value_text(v):
+    return f'{v:,.0f}' if v >= 100 else f'{v:.1f}'
+
+
+def draw(path, title):
+    plot = plot_module()
+    plt = plot.pyplot()
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Patch
+    colors = {'off': plot.COLOR_OFF, 'on': plot.COLOR_ON, 'capped': plot.COLOR_CAPPED,
+              'static': plot.COLOR_STATIC}
+    fams = [f for f in families() if f[1]]
+    if not fams:
+        raise plot.PlotError('no BENCH line with a score: no picture')
+    widths = [max(2, len(bars)) for _b, bars in fams]
+    fig, axes = plt.subplots(1, len(fams), squeeze=False,
+                             figsize=(min(18, max(9, 2.5 + 1.1 * sum(widths))), 6.5),
+                             gridspec_kw={'width_ratios': widths})
+    one = score('fstime-shared-1', 0)
+    used = set()
+    for ax, (base, bars) in zip(axes[0], fams):
+        meds = [med(runs[(load, en)]['score']) for _l, load, en, _k in bars]
+        unit = runs[(bars[0][1], bars[0][2])]['unit'] or 'score'
+        ref = one if base.startswith('fstime-shared-') and one else None
+        top = max(meds + ([ref] if ref else []))
+        low = min(meds)
+        log = low > 0 and top / low > 30
+        xs = range(len(bars))
+        for x, (_label, load, en, kind), m in zip(xs, bars, meds):
+            used.add(kind)
+            ax.bar(x, m, width=0.7, color=colors[kind], hatch='//' if kind == 'static' else None,
+                   edgecolor='white' if kind == 'static' else None, zorder=2)
+            pts = runs[(load, en)]['score']
+            dx = [x + 0.12 * (i - (len(pts) - 1) / 2) for i in range(len(pts))]
+            ax.scatter(dx, pts, s=12, color='black', zorder=3)
+            ax.annotate(value_text(m), (x, max([m] + pts)), xytext=(0, 4),
+                        textcoords='offset points', ha='center', va='bottom', fontsize=8)
+        if ref:
+            ax.axhline(ref, color=plot.COLOR_ONE, linestyle='--', linewidth=1.5, zorder=1)
+            ax.annotate(f'one copy: {value_text(ref)}', (0, ref), xycoords=('axes fraction', 'data'),
+                        xytext=(3, 3), textcoords='offset points', fontsize=8,
+                        color=plot.COLOR_ONE)
+            used.add('one')
+        if log:
+            ax.set_yscale('log')
+            ax.set_ylim(low / 3, top * 4)
+        else:
+            ax.set_ylim(0, top * 1.15)
+        ax.set_xticks(list(xs))
+        ax.set_xticklabels([b[0] for b in bars], fontsize=9)
+        n = len(runs[(bars[0][1], bars[0][2])]['score'])
+        ax.set_ylabel(f'score, {UNITS.get(unit, unit)}: median of {n} rounds' +
+                      (' (log scale)' if log else ''))
+        off, on = score(base, 0), score(base, 1)
+        what = base
+        if off and on is not None:
+            r = on / off
+            what += f'\non/off {r:.1f}x' if r >= 10 else f'\non/off {r:.3f}'
+        ax.set_title(what, fontsize=10)
+        ax.grid(axis='y', alpha=0.3, zorder=0)
+    legend = {'off': Patch(color=plot.COLOR_OFF, label='enable 0'),
+              'on': Patch(color=plot.COLOR_ON, label='enable 1'),
+              'capped': Patch(color=plot.COLOR_CAPPED, label='enable 1, max_reserved capped'),
+              'static': Patch(facecolor=plot.COLOR_STATIC, hatch='//', edgecolor='white',
+                              label='enable 0, copies confined by taskset (static reference)'),
+              'one': Line2D([], [], color=plot.COLOR_ONE, linestyle='--',
+                            label='one copy alone (fstime-shared-1)')}
+    handles = [h for k, h in legend.items() if k in used]
+    handles.append(Line2D([], [], marker='o', linestyle='', color='black', markersize=4,
+                          label='each round'))
+    fig.legend(handles=handles, loc='lower center', ncol=min(3, len(handles)), fontsize=9,
+               bbox_to_anchor=(0.5, 0.0))
+    fig.suptitle((title or 'affsched on/off, medians of alternating rounds') +
+                 '\nhigher is better', fontsize=11)
+    # the legend below the panels, the title above
+    fig.tight_layout(rect=(0, 0.1, 1, 0.93), w_pad=2)
+    plot.save(fig, path)
+
+
+status = 1 if fails or not runs else 0
+if args.png is not None:
+    sys.stdout.flush()
+    if not runs:
+        print(f'{PROG}: no BENCH line with a score: no picture', file=sys.stderr)
+    else:
+        try:
+            draw(args.png, args.title)
+        except plot_module().PlotError as e:
+            print(f'{PROG}: {e}', file=sys.stderr)
+            status = 3
+sys.exit(status)

@@ -11,7 +11,7 @@
 # a node, and fstime with a single copy.  bench-table.py prints the medians
 # and the targets: on/off >= 20x, on >= 80 % of the best static
 # confinement, KB per CPU-second >= 50 % of the single copy's, and ctx and
-# shell8 on/off >= 0.97.
+# shell8 on/off >= 0.97; the medians are also drawn in build/bench-ARCH.png.
 #
 # Environment: as demo.sh; defaults here ROUNDS=5, SECONDS_PER_LOAD=30,
 # CTX_PAIRS=8.  A run of the defaults takes about 50 minutes; ROUNDS=3

@@ -16,6 +16,7 @@
 #             kernels, sizeof(struct task_struct) against the base, W=1 on the objects the series touches (no warning the
 #             base does not have), the arm64 switch path's barriers counted
 #             against the base, module and selftests for both arches
+#   tools:    the kmod RPM, the trace and bench pictures, affsched-top
 #   KUnit:    under UML (kunit.py) and built into both guest kernels
 #   VMs:      the selftests in an x86_64 guest and an arm64 guest, the
 #             hold-ratio known answer enforced in an instruction-counted
@@ -273,6 +274,12 @@ for a in x86_64 arm64; do
 	t "$a module builds with W=1, no warnings" "$AFFSCHED_TOP/scripts/build-module.sh" "$a"
 	t "$a selftests build, no warnings" "$AFFSCHED_TOP/scripts/build-selftests.sh" "$a"
 done
+
+# The user tools: the kmod RPM built against the x86_64 tree (rpm -qlp),
+# the trace timeline and bench pictures from recorded samples, affsched-top
+# against a recorded debugfs snapshot (scripts/check-tools.sh).
+t "user tools: kmod RPM, trace timeline and bench PNGs, affsched-top" \
+	"$AFFSCHED_TOP/scripts/check-tools.sh"
 
 # --- KUnit under UML -----------------------------------------------------
 t "KUnit under UML (kunit.py run)" "$AFFSCHED_TOP/scripts/kunit-uml.sh"

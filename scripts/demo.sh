@@ -8,7 +8,8 @@
 # x 2 cores, loads the module and runs ctx (CTX_PAIRS pairs), shell8 and
 # fstime shared-file (FSTIME_COPIES copies) with enable at 0 and 1,
 # alternating in the same boot, then prints score, index, KB per CPU-second
-# and the on/off ratio of the medians.
+# and the on/off ratio of the medians, and draws them in
+# build/MODE-ARCH.png (bench-table.py --png; its path is printed).
 #
 # Environment: ARCH (arm64; x86_64 runs 2 nodes x 4 cores, x86 guests have
 # no clusters), ROUNDS (3), SECONDS_PER_LOAD (5), CTX_PAIRS (4),
@@ -87,8 +88,15 @@ st=${PIPESTATUS[0]}
 set -e
 [ "$st" -eq 0 ] || die "guest failed (exit $st); console log in $BUILD/vm-$arch.log"
 echo
-echo "affsched on/off ($mode), $arch guest ($topo, 2 NUMA nodes${AFFSCHED_ACCEL:+, $AFFSCHED_ACCEL}), medians of $rounds alternating rounds:"
-python3 "$s/bench-table.py" ${static:+--targets} <"$out"
+title="affsched on/off ($mode), $arch guest ($topo, 2 NUMA nodes${AFFSCHED_ACCEL:+, $AFFSCHED_ACCEL}), medians of $rounds alternating rounds"
+echo "$title:"
+# The same medians as a picture, next to the guest output.
+png=$BUILD/$mode-$arch.png
+rm -f "$png"
+st=0
+python3 "$s/bench-table.py" ${static:+--targets} --png "$png" --title "$title" <"$out" || st=$?
+[ ! -s "$png" ] || echo "picture: $png"
+[ "$st" -eq 0 ] || exit "$st"
 if [ "$mode" = bench ]; then
 	echo
 	echo "OSQ tweaks, enable 1 and placement off, fstime with $osq_copies copies on one file and shell8;"

@@ -16,43 +16,7 @@ fx=$top/selftests/affsched/testdata/trace-sample.txt
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-n=0
-nfail=0
-
-# check DESCRIPTION COMMAND...: one numbered result; output shown on failure
-check() {
-	local desc=$1 out
-	shift
-	n=$((n + 1))
-	if out=$("$@" 2>&1); then
-		echo "ok $n - $desc"
-	else
-		nfail=$((nfail + 1))
-		echo "not ok $n - $desc"
-		[ -n "$out" ] && echo "$out" | sed 's/^/#   /'
-	fi
-}
-
-# status_is WANT COMMAND...: COMMAND exits with status WANT
-status_is() {
-	local want=$1 st
-	shift
-	"$@" >"$tmp/out" 2>"$tmp/err"
-	st=$?
-	if [ "$st" -ne "$want" ]; then
-		echo "exit status $st, want $want"
-		cat "$tmp/out" "$tmp/err"
-		return 1
-	fi
-}
-
-# status_msg WANT PATTERN COMMAND...: exit status WANT and PATTERN on stderr
-status_msg() {
-	local want=$1 pat=$2
-	shift 2
-	status_is "$want" "$@" || return 1
-	grep -q -- "$pat" "$tmp/err" || { echo "stderr lacks '$pat':"; cat "$tmp/err"; return 1; }
-}
+. "$(dirname "$0")/tap-lib.sh"
 
 # row_is ID FIELDS...: the table row of group ID, whitespace-normalised
 row_is() {
@@ -61,23 +25,6 @@ row_is() {
 	want="$id $*"
 	got=$(awk -v id="$id" '$1 == id { $1 = $1; print }' "$tmp/table")
 	[ "$got" = "$want" ] || { echo "row:  '$got'"; echo "want: '$want'"; return 1; }
-}
-
-# json_is FILE PYTHON-EXPR: the expression over the parsed JSON "r" is true
-json_is() {
-	python3 -c '
-import json, sys
-r = json.load(open(sys.argv[1]))
-ok = eval("(" + sys.argv[2] + ")")
-if not ok:
-    print("false:", sys.argv[2])
-    print(json.dumps(r, indent=1))
-sys.exit(0 if ok else 1)' "$1" "$2"
-}
-
-# grep_in FILE PATTERN: extended regexp PATTERN matches a line of FILE
-grep_in() {
-	grep -Eq -- "$2" "$1" || { echo "no line matching '$2' in:"; cat "$1"; return 1; }
 }
 
 has_docstring() {
@@ -154,5 +101,4 @@ printf '\027\010\104tracing6\0binary' >"$tmp/trace.dat"
 check "trace.dat: exit 2, asks for trace-cmd report" \
 	status_msg 2 "trace-cmd report" "$ts" "$tmp/trace.dat"
 
-echo "# $((n - nfail)) passed, $nfail failed"
-[ "$nfail" -eq 0 ]
+tap_done
