@@ -243,6 +243,21 @@ check "bench-table.py with an unknown option: exit 2" status_msg 2 'unrecognized
 check "demo.sh and bench.sh write build/MODE-ARCH.png with --png and print its path" \
 	grep_in "$s/demo.sh" 'bench-table\.py.* --png "\$png"' 'echo "picture: \$png"' 'png=\$BUILD/\$mode-\$arch\.png'
 
+# --- samples recorded in the arm64 guest (scripts/capture-samples.sh) -------
+rec=$data/recorded
+check "trace-summary.py --png draws the recorded arm64 trace (fstime -s -c 16)" \
+	bash -c '"$1" --json --png "$2" "$3" >"$4" 2>"$4.err" || { cat "$4.err"; exit 1; }' \
+	_ "$ts" "$tmp/rec.png" "$rec/trace-arm64.txt" "$tmp/rec.json"
+check "the recorded timeline PNG is a picture" png_ok "$tmp/rec.png" 1000 800
+check "the recorded trace has a group of 16 members that got a sub-domain" json_is "$tmp/rec.json" '
+	any(g["members"]["max"] == 16 for g in r["groups"]) and
+	any(v["assigns"] >= 1 and v["redirects"] >= 1 for v in r["timeline"]["groups"].values())'
+rec_group=$(awk 'NR > 1 && $7 == "active" { print $1; exit }' "$rec/debugfs-arm64/groups")
+check "affsched-top --once --root <recorded snapshot> shows its active group and reserved CPUs" \
+	bash -c '"$1" --once --root "$2" >"$3" 2>&1 && grep -Eq "^$4 +rwsem +16 " "$3" &&
+		grep -q "^reserved CPUs: $(cat "$2/reserved") " "$3" || { cat "$3"; exit 1; }' \
+	_ "$top" "$rec/debugfs-arm64" "$tmp/rec.top" "$rec_group"
+
 # --- affsched-top --------------------------------------------------------------
 snap=$data/debugfs-snapshot
 check "affsched-top uses the Python standard library only" python3 -c '
