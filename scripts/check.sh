@@ -329,11 +329,11 @@ guest() {
 	# and by how much multi-threaded TCG slowed the copies' spin.
 	grep -E '^ok [0-9]+ # XFAIL' "$out" | sed "s/^/# $tag /"
 	grep -E '^# outside_dilation' "$out" | sed "s/^# /# $tag /"
-	# The traced known-answer run: group_update events with its 8 members.
+	# The traced known-answer run: affsched_group_update events with its 8 members.
 	if [ -z "$v" ]; then
 		grep '^TRACE ' "$out" | sed 's/^TRACE //' | python3 "$AFFSCHED_TOP/scripts/trace-summary.py" --json >"$logs/trace-$tag.json"
 		python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); sys.exit(not any(g["members"]["max"] == 8 for g in d["groups"]))' "$logs/trace-$tag.json"
-		record "$tag affsched:group_update traced for the known-answer load (trace-summary.py)" $?
+		record "$tag affsched:affsched_group_update traced for the known-answer load (trace-summary.py)" $?
 	fi
 	console_clean "$vmlog"
 	record "$tag console has no lockdep, BUG or WARNING report" $?

@@ -15,7 +15,9 @@ binary file (trace.dat, the file KernelShark opens) is read through
   state_change:   enabled=%d
   tunable_change: key=value ...
 
-Each name may also be spelt with an "affsched_" prefix (affsched_group_update).
+The kernel names them affsched_group_update and so on; the names without
+the "affsched_" prefix, which traces recorded before the rename carry, are
+read too.
 An event counts as affsched's if its name carries the "affsched:" system
 prefix (trace-cmd can print one), or if it has no system prefix and is one
 of the names above.  sched_migrate_task events (recorded with
