@@ -64,7 +64,7 @@ if [ "$variant" != debug ]; then
 	holdratio holdratio-250 -c 8 -r 250 -t $((t + 3)) -d "$work"
 	if [ -d "$tr/events/affsched" ]; then
 		echo 0 >"$tr/events/affsched/enable"
-		grep -E 'group_update|state_change' "$tr/trace" | tail -n 60 | sed 's/^/TRACE /'
+		grep -E 'affsched_group_update|affsched_state_change' "$tr/trace" | tail -n 60 | sed 's/^/TRACE /'
 		echo >"$tr/trace"
 	fi
 	holdratio holdratio-500 -c 8 -r 500 -t $((t + 3)) -d "$work"
@@ -72,6 +72,7 @@ if [ "$variant" != debug ]; then
 fi
 run groups "$bin/groups_test.sh"
 run placement "$bin/placement_test.sh"
+run balance "$bin/balance_test.sh"
 run osq "$bin/osq_test.sh"
 run asid "$bin/asid_test.sh"
 # locktorture where the console is checked for lockdep reports: the debug
@@ -81,5 +82,6 @@ if [ "$variant" = debug ]; then
 	export LOCKTORTURE_DIR=/payload/modules
 	run locktorture "$bin/locktorture_test.sh"
 fi
+run unixbench "$bin/unixbench_test.sh"
 run debugfs "$bin/debugfs_test.sh"
 cat /sys/kernel/debug/affsched/stats

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Helpers shared by the affsched selftest programs: strict option
- * parsing, clock readers and EINTR-safe full reads and writes.
+ * parsing, clock readers, EINTR-safe full reads and writes, and reaping
+ * the copies of a load.
  */
 #ifndef AFFSCHED_UTIL_H
 #define AFFSCHED_UTIL_H
@@ -11,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/types.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -125,6 +127,31 @@ static inline ssize_t write_full(int fd, const void *buf, size_t len)
 		done += n;
 	}
 	return done;
+}
+
+/*
+ * Wait for the @n children in @pids; print each that did not exit with
+ * status 0 to stderr.  Return: 1 if one did not, else 0.
+ */
+static inline int reap_children(const pid_t *pids, unsigned int n)
+{
+	unsigned int i;
+	int fail = 0;
+
+	for (i = 0; i < n; i++) {
+		int status = 0;
+		pid_t w;
+
+		do
+			w = waitpid(pids[i], &status, 0);
+		while (w < 0 && errno == EINTR);
+		if (w < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+			fprintf(stderr, "# child %u (pid %d) exited with status 0x%x\n",
+				i, (int)pids[i], (unsigned int)status);
+			fail = 1;
+		}
+	}
+	return fail;
 }
 
 #endif /* AFFSCHED_UTIL_H */
