@@ -26,6 +26,7 @@ import os
 import re
 import statistics
 import sys
+import textwrap
 
 PROG = 'bench-table.py'
 
@@ -204,8 +205,10 @@ def draw(path, title):
         meds = [med(runs[(load, en)]['score']) for _l, load, en, _k in bars]
         unit = runs[(bars[0][1], bars[0][2])]['unit'] or 'score'
         ref = one if base.startswith('fstime-shared-') and one else None
-        top = max(meds + ([ref] if ref else []))
-        low = min(meds)
+        # Every round's dot and its label must fit, not just the medians.
+        pts_all = [p for _l, load, en, _k in bars for p in runs[(load, en)]['score']]
+        top = max(meds + pts_all + ([ref] if ref else []))
+        low = min([v for v in meds + pts_all if v > 0] or [1])
         log = low > 0 and top / low > 30
         xs = range(len(bars))
         for x, (_label, load, en, kind), m in zip(xs, bars, meds):
@@ -252,7 +255,8 @@ def draw(path, title):
                           label='each round'))
     fig.legend(handles=handles, loc='lower center', ncol=min(3, len(handles)), fontsize=9,
                bbox_to_anchor=(0.5, 0.0))
-    fig.suptitle((title or 'affsched on/off, medians of alternating rounds') +
+    fig.suptitle('\n'.join(textwrap.wrap(title or 'affsched on/off, medians of alternating rounds',
+                                          width=max(60, int(fig.get_figwidth() * 9)))) +
                  '\nhigher is better', fontsize=11)
     # the legend below the panels, the title above
     fig.tight_layout(rect=(0, 0.1, 1, 0.93), w_pad=2)
