@@ -59,8 +59,7 @@ if [ -w "$SCHEDSTATS" ]; then
 	echo 1 >"$SCHEDSTATS"
 fi
 # Above the loads, so that the sampling keeps up (as placement_test.sh).
-renice -n -10 -p $$ >/dev/null 2>&1 || diag "renice failed: the sampling may lag"
-at_nice0() { exec sh -c 'renice -n 10 -p $$ >/dev/null 2>&1; exec "$@"' sh "$@"; }
+above_loads
 
 # CPU time (clock ticks) of the tasks $@.
 cpu_ticks()
@@ -68,7 +67,6 @@ cpu_ticks()
 	for p in "$@"; do cat "/proc/$p/stat" 2>/dev/null; done |
 		awk '{ t += $14 + $15 } END { print t + 0 }'
 }
-now_ms() { awk '{ printf "%d\n", $1 * 1000 }' /proc/uptime; }
 # Number of CPUs in the list in "reserved".
 nreserved()
 {

@@ -55,8 +55,7 @@ mkdir -p "$WORK"
 # run: raise this shell above them (nice -10), and start the loads back at
 # nice 0 with at_nice0, in the background only (it execs, so that $! is the
 # load's own pid).
-renice -n -10 -p $$ >/dev/null 2>&1 || diag "renice failed: the sampling may lag"
-at_nice0() { exec sh -c 'renice -n 10 -p $$ >/dev/null 2>&1; exec "$@"' sh "$@"; }
+above_loads
 
 # Start the shared-file load: 1 s of writes, 1 s of reads (no contention:
 # the sub-domain is released), then 60 s of copies, during which the
@@ -137,7 +136,6 @@ wait_placed()
 	done
 	return 1
 }
-now_ms() { awk '{ printf "%d\n", $1 * 1000 }' /proc/uptime; }
 
 # Sample the last CPU of tasks $2... 20 times over 4 s; count in "inside"
 # those in the reserved CPUs, in "total" all samples.  If $1 is "group",

@@ -63,3 +63,14 @@ counter()
 {
 	awk -v n="$1" '$1 == n { print $2 }' "$DIR/stats"
 }
+
+# For the tests that sample /proc while loads run.  now_ms: the uptime in
+# ms.  above_loads: raise this shell to nice -10 so that its sampling keeps
+# up.  at_nice0 CMD...: exec CMD back at nice 0; use it in the background
+# only (it execs, so that $! is the load's own pid).
+now_ms() { awk '{ printf "%d\n", $1 * 1000 }' /proc/uptime; }
+above_loads()
+{
+	renice -n -10 -p $$ >/dev/null 2>&1 || diag "renice failed: the sampling may lag"
+}
+at_nice0() { exec sh -c 'renice -n 10 -p $$ >/dev/null 2>&1; exec "$@"' sh "$@"; }
