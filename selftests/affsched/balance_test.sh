@@ -73,11 +73,20 @@ nreserved()
 	tr ',' '\n' <"$DIR/reserved" | awk -F- '$0 != "" {
 		w += (NF > 1) ? $2 - $1 + 1 : 1 } END { print w + 0 }'
 }
-# Busy load_balance() calls (lb_count of CPU_NOT_IDLE) summed over the
-# domains of the CPUs not in list $1; schedstat version 15 domain lines:
-# "domainN MASK", then 8 counters for each of CPU_IDLE, CPU_NOT_IDLE and
-# CPU_NEWLY_IDLE.  Idle balancing is left out: with enable 0 the hogs
-# share the CPUs with the copies, which leaves them idle at times.
+# Busy load_balance() calls (lb_count of CPU_NOT_IDLE) of each CPU, summed
+# over its domains, as "cpuN COUNT" lines; schedstat version 15 domain
+# lines: "domainN MASK", then 8 counters for each of CPU_IDLE,
+# CPU_NOT_IDLE and CPU_NEWLY_IDLE.  Idle balancing is left out: with
+# enable 0 the hogs share the CPUs with the copies, which leaves them idle
+# at times.
+lb_sample()
+{
+	awk '/^cpu[0-9]/ { cpu = $1; t[cpu] += 0 }
+		/^domain/ { t[cpu] += $11 }
+		END { for (c in t) print c, t[c] }' /proc/schedstat
+}
+# The calls between the samples in files $2 and $3 of the CPUs not in
+# list $1 (the sub-domain may move: the same CPUs at both ends).
 lb_calls()
 {
 	awk -v res="$1" '
@@ -87,9 +96,9 @@ lb_calls()
 				if (r[i] != "")
 					for (c = b[1]; c <= b[2]; c++) skip["cpu" c] = 1
 			} }
-		/^cpu/ { cpu = $1 }
-		/^domain/ && !(cpu in skip) { t += $11 }
-		END { print t + 0 }' /proc/schedstat
+		FNR == NR { before[$1] = $2; next }
+		!($1 in skip) && ($1 in before) { t += $2 - before[$1] }
+		END { print t + 0 }' "$2" "$3"
 }
 # The fewest busy load_balance() calls the CPUs not in list $1 make in $2
 # ms at the longest normal interval: the sum over their domains of
@@ -118,7 +127,8 @@ measure()
 {
 	hz=100	# USER_HZ, the unit of /proc/PID/stat
 	res=$(tr -d '\n' <"$DIR/reserved")
-	c0=$(cpu_ticks $hogs) l0=$(lb_calls "$res") r0=$(counter lb_refused)
+	lb_sample >"$WORK/lb0"
+	c0=$(cpu_ticks $hogs) r0=$(counter lb_refused)
 	t0=$(now_ms) t=$t0 offered_ms=0 span=$res
 	while [ $((t - t0)) -lt $((SECS * 1000)) ]; do
 		sleep 0.5
@@ -130,7 +140,8 @@ measure()
 		[ -n "$r" ] && span="$span,$r"
 	done
 	cpu=$(( $(cpu_ticks $hogs) - c0 ))
-	calls=$(( $(lb_calls "$span") - l0 ))
+	lb_sample >"$WORK/lb1"
+	calls=$(lb_calls "$span" "$WORK/lb0" "$WORK/lb1")
 	refused=$(( $(counter lb_refused) - r0 ))
 	offered=$((offered_ms * hz / 1000))
 	elapsed_ms=$((t - t0))
