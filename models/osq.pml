@@ -42,10 +42,15 @@
  *   NO_UNQUEUE          the spin wait never gives up: a waiter can only
  *                       leave __osq_lock() by being handed the queue
  *   LIVENESS            adds the LTL progress property (run pan -a -f)
+ *   WAIT_BOUND          adds the ghost counters of the wait bound (P3,
+ *                       below), which multiply the states: run on the
+ *                       smaller configurations
  * Witnesses, each must make spin report an error, showing the bounds are
  * reached (the checks of B would be empty otherwise):
  *   WITNESS_STREAK      fails when a turn is passed with streak B
  *   WITNESS_YIELDS      fails when one osq_lock() call passes B turns
+ *   WITNESS_TRIP        with WAIT_BOUND: fails when a spinner is passed
+ *                       over by NCPU - 2 hand-offs in one trip
  * Mutants, each must make spin report an error:
  *   MUT_NO_STREAK_BOUND osq_numa_pass() does not test streak < B
  *   MUT_NO_YIELD_BOUND  osq_numa_pass() does not test yields < B
@@ -115,12 +120,19 @@ byte locked[NCPU + 1];		/* node->locked, a ticket */
  *             CPU on another node than the ticket's, or since the last
  *             acquisition of an empty queue.
  *   inlock[x] x is inside osq_lock() (for the LTL progress property).
+ *   trip[x]   hand-offs to other CPUs while x is linked, since x last
+ *             queued (one trip through the queue).
+ *   wait[x]   the same since x entered osq_lock(), over all its trips.
  */
 bit own[NCPU + 1];
 byte nown;
 bit linked[NCPU + 1];
 byte passes;
 bit inlock[NCPU + 1];
+#ifdef WAIT_BOUND
+byte trip[NCPU + 1];
+byte wait[NCPU + 1];
+#endif
 byte ndone;			/* CPUs that finished their R rounds */
 
 #ifdef NO_UNQUEUE
@@ -145,6 +157,35 @@ byte ndone;			/* CPUs that finished their R rounds */
 #define me	(_pid + 1)
 
 /*
+ * P3, the wait of a spinner: in one trip through the queue, CPU x is
+ * passed over by at most NCPU - 2 hand-offs (the spinners queued ahead
+ * of it; the owner it queued behind was served before), and in one
+ * osq_lock() call, of at most B + 1 trips, by at most
+ * (B + 1) * (NCPU - 2).  WITNESS_TRIP fails if a trip reaches its bound.
+ */
+#ifdef WAIT_BOUND
+#ifdef WITNESS_TRIP
+#define TRIP_MAX	(NCPU - 3)
+#else
+#define TRIP_MAX	(NCPU - 2)
+#endif
+#define PASSED_OVER(x, to) \
+	if \
+	:: linked[x] && x != to -> \
+		trip[x]++; wait[x]++; \
+		assert(trip[x] <= TRIP_MAX); \
+		assert(wait[x] <= (B + 1) * (NCPU - 2)) \
+	:: else \
+	fi
+#define TRIP_START	trip[me] = 0
+#define WAIT_START	wait[me] = 0
+#else
+#define PASSED_OVER(x, to)	skip
+#define TRIP_START	skip
+#define WAIT_START	skip
+#endif
+
+/*
  * WRITE_ONCE(next->locked, ticket): the hand-off.  The OSQ moves from
  * this CPU to @to; @to must be queued, linked to its predecessor, and not
  * handed the queue before in this queueing.
@@ -154,6 +195,10 @@ inline handoff(to, tk)
 	d_step {
 		assert(own[me] && !own[to]);
 		assert(linked[to] && locked[to] == 0);
+		PASSED_OVER(1, to);
+		PASSED_OVER(2, to);
+		PASSED_OVER(3, to);
+		PASSED_OVER(4, to);
 		locked[to] = tk;
 		own[me] = 0;
 		own[to] = 1
@@ -276,6 +321,7 @@ inline osq_lock_inner()
 			ok = 1
 		:: else ->
 			linked[me] = 1;
+			TRIP_START;
 			ok = 0
 		fi
 	};
@@ -493,6 +539,7 @@ active [NCPU] proctype cpu()
 		:: else
 		fi;
 		yields = 0;
+		WAIT_START;
 		r++
 	:: else -> break
 	od;

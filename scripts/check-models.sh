@@ -18,8 +18,8 @@
 # built in a temporary directory under $AFFSCHED_BUILD/models/ (default
 # build/models/), removed afterwards unless a check failed.  Ends with
 # "model checks: N passed, M failed"; exits non-zero if any check failed.
-# About 5 minutes and at most ~1.6 GB on one core: models/osq.pml about
-# 150 s, models/asid.pml about 130 s.
+# About 7 minutes and at most ~1.9 GB on one core: models/osq.pml about
+# 260 s, models/asid.pml about 130 s.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -146,6 +146,16 @@ check fail "witness streak B=1" safety "-DB=1 -DR=1 -DWITNESS_STREAK" 'assertion
 check fail "witness yields B=1" safety "-DB=1 -DR=1 -DWITNESS_YIELDS" 'assertion violated \(yields<1\)'
 check fail "witness streak B=2" safety "-DB=2 -DR=1 -DRX=5 -DWITNESS_STREAK" 'assertion violated'
 check fail "witness yields B=2" safety "-DB=2 -DR=1 -DRX=5 -DWITNESS_YIELDS" 'assertion violated \(yields<2\)'
+
+# --- P3, the wait of a spinner: per trip and per osq_lock() call ---------
+# The ghost counters (-DWAIT_BOUND) multiply the states: 1 round each is
+# 5.5 million states (10 s), a second round for CPU 1 41 million (100 s,
+# 1.9 GB).  The witness shows a spinner passed over by NCPU - 2 hand-offs
+# in one trip.
+check pass "wait bound B=1, 1 round each" safety "-DB=1 -DR=1 -DWAIT_BOUND"
+check pass "wait bound B=1, CPU 1 2 rounds" safety "-DB=1 -DR=1 -DRX=1 -DWAIT_BOUND"
+check fail "witness trip B=1" safety "-DB=1 -DR=1 -DWAIT_BOUND -DWITNESS_TRIP" \
+	'assertion violated \(trip'
 
 # --- mutants: planted bugs that must be caught ---------------------------
 check fail "mutant MUT_NO_STREAK_BOUND (streak < B not tested)" safety \

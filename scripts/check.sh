@@ -15,7 +15,8 @@
 #             with CONFIG_SCHED_AFFSCHED=n, x86_64 and arm64
 #             kernels, sizeof(struct task_struct) against the base, W=1 on the objects the series touches (no warning the
 #             base does not have), the arm64 switch path's barriers counted
-#             against the base, module and selftests for both arches
+#             against the base, the hooked functions' code with affsched off
+#             (off-cost.sh), module and selftests for both arches
 #   tools:    the kmod RPM, the trace and bench pictures, affsched-top
 #   KUnit:    under UML (kunit.py) and built into both guest kernels
 #   VMs:      the selftests in an x86_64 guest and an arm64 guest, the
@@ -270,6 +271,8 @@ name="arm64 switch path: fewer ISBs and TTBR writes than the base, nothing grows
 t "$name" "$AFFSCHED_TOP/scripts/switch-barriers.sh"
 sed -n 's/^SWITCH-BARRIERS /# arm64 switch path, static counts before->after: /p' \
 	"$logs/$(echo "$name" | tr -c 'A-Za-z0-9_.-' '_').log"
+t "arm64 with affsched off: hooks reach no affsched code, add no calls (objdump)" \
+	"$AFFSCHED_TOP/scripts/off-cost.sh"
 for a in x86_64 arm64; do
 	t "$a module builds with W=1, no warnings" "$AFFSCHED_TOP/scripts/build-module.sh" "$a"
 	t "$a selftests build, no warnings" "$AFFSCHED_TOP/scripts/build-selftests.sh" "$a"

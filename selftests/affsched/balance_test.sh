@@ -176,6 +176,8 @@ done
 sleep 2
 if [ -z "$placed" ]; then
 	diag "no sub-domain within 20 s: $(tr '\n' ';' <"$DIR/groups")"
+	diag "fstime copies running: $(grep -lx fstime /proc/[0-9]*/comm 2>/dev/null | wc -l); log: $(tail -n 3 "$WORK/fstime.log" | tr '\n' ' ')"
+	diag "stats: $(grep -E '^(contended|group_create|group_join|group_full) ' "$DIR/stats" | tr '\n' ' ')"
 	cpu=0 offered=1 calls=0 refused=0 span= elapsed_ms=1
 else
 	measure

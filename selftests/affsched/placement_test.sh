@@ -20,10 +20,16 @@
 #      harness scans the console for warnings)
 #   6. disabling while a group is placed empties "reserved" and "groups"
 #      at once, and counts a release
+#   7. membership ages out: a task (member_age) that writes the load's file
+#      for 1.5 s runs in the sub-domain (half of its samples after the
+#      first 0.5 s at least), and once it stops contending and only sleeps
+#      and runs, its wake-ups leave the sub-domain (a quarter of the
+#      samples at most, from 2 s after it stopped; ageing takes
+#      member_windows of the group's windows, 1 s by default)
 #
 # Needs root, the module loaded (or $AFFSCHED_KO), fstime next to this
-# script, and for 4 and 5 busybox taskset and CPU hotplug (else those
-# checks are skipped).  POSIX sh; busybox ash is enough.  TAP 13 on stdout.
+# script, for 4 and 5 busybox taskset and CPU hotplug, and for 7
+# member_age next to this script (else those checks are skipped).  POSIX sh; busybox ash is enough.  TAP 13 on stdout.
 # Exit status: 0 all passed, 1 something failed, 4 skipped.
 
 BIN=$(dirname "$0")
@@ -49,7 +55,7 @@ if [ ! -x "$BIN/fstime" ] || [ "$(nproc)" -lt 4 ]; then
 	echo "1..0 # SKIP needs $BIN/fstime and 4 CPUs"
 	exit 4
 fi
-echo "1..6"
+echo "1..7"
 mkdir -p "$WORK"
 # The checks sample /proc every 200 ms while 16 copies and a hog per CPU
 # run: raise this shell above them (nice -10), and start the loads back at
@@ -278,6 +284,40 @@ else
 	diag "[$(now_ms) ms] pinned copy checked"
 fi
 
+# 7 (while the load runs): a member that stops contending ages out.
+errs7= skip7=
+if [ ! -x "$BIN/member_age" ]; then
+	skip7="no $BIN/member_age"
+else
+	sub0=$(placed_group | awk '{ print $4 }')
+	at_nice0 "$BIN/member_age" -f "$WORK/dummy1" -c 1500 -a 4000 >"$WORK/age.out" 2>&1 &
+	age=$!
+	pids="$pids $age"
+	wait "$age" || errs7="member_age failed: $(tr '\n' ' ' <"$WORK/age.out");"
+	sub1=$(placed_group | awk '{ print $4 }')
+	# Samples of phase $1 from $2 ms on: in the sub-domain as read
+	# before or after it.
+	age_count()
+	{
+		sed -n "s/^$1 //p" "$WORK/age.out" | tr ' ' '\n' |
+			awk -F: -v from="$2" '$1 >= from { print $2 }' | {
+			n=0 ins=0
+			while read -r c; do
+				n=$((n + 1))
+				{ in_list "$c" "$sub0" || in_list "$c" "$sub1"; } && ins=$((ins + 1))
+			done
+			echo "$ins $n"
+		}
+	}
+	set -- $(age_count contend 500) $(age_count after 2000)
+	diag "member_age in the sub-domain ($sub0, then $sub1): contending $1 of $2 samples, after $3 of $4"
+	[ -n "$sub0" ] || errs7="$errs7 no sub-domain when it started;"
+	{ [ "$2" -gt 0 ] && [ $(($1 * 100)) -ge $(($2 * 50)) ]; } ||
+		errs7="$errs7 not placed while contending;"
+	{ [ "$4" -gt 0 ] && [ $(($3 * 100)) -le $(($4 * 25)) ]; } ||
+		errs7="$errs7 still placed after it stopped contending;"
+fi
+
 stop_load
 [ -n "$pinned" ] && wait "$pinned"
 
@@ -377,6 +417,11 @@ else
 	result "$errs5" "offlining a CPU of the sub-domain reshapes it; onlining works"
 fi
 result "$errs6" "disabling with a placed group releases everything at once"
+if [ -n "$skip7" ]; then
+	skip "a member that stops contending ages out of its sub-domain" "$skip7"
+else
+	result "$errs7" "a member that stops contending ages out of its sub-domain"
+fi
 
 [ "$nfail" -eq 0 ] && exit 0
 exit 1
