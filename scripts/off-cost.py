@@ -5,18 +5,21 @@
 Usage: off-cost.py OBJDUMP SERIES_OBJ BASE_OBJ [SERIES_OBJ BASE_OBJ ...]
 
 For every function of the series' object that holds a jump-label site
-keyed on one of affsched's static keys (read from the relocations of
-__jump_table: code, target, key), the code a site branches to is the
-hook's out-of-line part: from the target up to the first unconditional
-branch or return, and any block that part alone branches forward to.
-With the keys off the CPU runs only the rest (the site itself is a NOP).
+keyed on one of affsched's static keys, or refers to an affsched symbol,
+it walks the code reachable from the function's entry with affsched's
+sites taken as NOPs (their keys off: fall through only), and other
+keys' sites both ways.  The sites come from the relocations of
+__jump_table (code, target, key).
 
 Checks, per function:
-  1. every reference to an affsched symbol (a call, or the address of a
-     variable) lies in an out-of-line part, so nothing of affsched runs
-     with the keys off but the NOPs;
-  2. the rest has at most as many instructions as the same function of
-     the base object plus one per site (the NOP).
+  1. no reference to an affsched symbol (a call, or the address of a
+     variable) is reachable: with the keys off nothing of affsched runs
+     but the NOPs;
+  2. nothing reachable calls a function that the same function of the
+     base object, walked the same way, does not call: a hook must not
+     push an inline helper out of line.
+It also prints the reachable instructions against the base's, less one
+per NOP, for the record (GCC's block layout moves that either way).
 Prints one line per function; exits 1 if any check fails.  arm64 only.
 """
 import re
@@ -72,12 +75,12 @@ def jump_sites(objdump, obj):
     for i in range(0, len(rel) - 2, 3):
         code, target, key = rel[i][1], rel[i + 1][1], rel[i + 2][1]
         cs, co = (code.split('+') + ['0'])[:2]
-        ts, to = (target.split('+') + ['0'])[:2]
+        to = (target.split('+') + ['0'])[1]
         sites.append((cs, int(co, 16), int(to, 16), re.sub(r'[+-].*', '', key)))
     return sites
 
 
-BRANCH = ('b', 'cbz', 'cbnz', 'tbz', 'tbnz')
+BRANCH = ('cbz', 'cbnz', 'tbz', 'tbnz')
 
 
 def reachable(insns, sites):
