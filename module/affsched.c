@@ -10,14 +10,16 @@
  *   stats     one "name value" line per event counter (ro)
  *   groups    one line per live lock group: hashed id, lock kind, members,
  *             hold ratio u (permille), useful parallelism n (CPUs),
- *             estimator windows, state, sub-domain CPUs (ro)
+ *             estimator windows, state, sub-domain CPUs, owning uid (ro)
  *   reserved  CPUs held by all sub-domains, as a CPU list (ro)
+ *   scope     the cgroup (v2 path) whose tasks may form groups, "/" for
+ *             all tasks (rw)
  *
  * All state lives in the kernel (kernel/sched/affsched.c); this module only
  * reads and writes it through the exported interface.  A write that is not
  * a valid value fails with -EINVAL and changes nothing.  Unloading the
- * module switches the feature off, restores the default tunables and
- * removes every file.
+ * module switches the feature off, restores the default tunables and the
+ * scope and removes every file.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -60,6 +62,8 @@ static struct {
 	typeof(&affsched_reserved_cpus) reserved_cpus;
 	typeof(&affsched_lock_kind_name) lock_kind_name;
 	typeof(&affsched_group_state_name) group_state_name;
+	typeof(&affsched_scope_set) scope_set;
+	typeof(&affsched_scope_get) scope_get;
 } k;
 
 static void affsched_put_interface(void)
@@ -88,6 +92,10 @@ static void affsched_put_interface(void)
 		symbol_put(affsched_lock_kind_name);
 	if (k.group_state_name)
 		symbol_put(affsched_group_state_name);
+	if (k.scope_set)
+		symbol_put(affsched_scope_set);
+	if (k.scope_get)
+		symbol_put(affsched_scope_get);
 	memset(&k, 0, sizeof(k));
 }
 
@@ -115,9 +123,12 @@ static int affsched_get_interface(void)
 	k.reserved_cpus = symbol_get(affsched_reserved_cpus);
 	k.lock_kind_name = symbol_get(affsched_lock_kind_name);
 	k.group_state_name = symbol_get(affsched_group_state_name);
+	k.scope_set = symbol_get(affsched_scope_set);
+	k.scope_get = symbol_get(affsched_scope_get);
 	if (!k.set_enabled || !k.enabled || !k.tunable_desc || !k.tunable_get ||
 	    !k.tunable_set || !k.stat_name || !k.stats_snapshot ||
-	    !k.groups_snapshot || !k.reserved_cpus || !k.lock_kind_name || !k.group_state_name) {
+	    !k.groups_snapshot || !k.reserved_cpus || !k.lock_kind_name ||
+	    !k.group_state_name || !k.scope_set || !k.scope_get) {
 		pr_err("the running kernel's affsched interface is incomplete; rebuild kernel and module from one tree\n");
 		affsched_put_interface();
 		return -ENODEV;
@@ -238,9 +249,11 @@ DEFINE_SHOW_ATTRIBUTE(stats);
 
 /*
  * groups: a header line, then one line per group, in table order:
- *   id kind members u_permille n windows state cpus
+ *   id kind members u_permille n windows state cpus uid
  * id is the hashed lock address, never the address; cpus is the group's
- * sub-domain as a CPU list ("0-1,4"), "-" when it has none.
+ * sub-domain as a CPU list ("0-1,4"), "-" when it has none; uid is the
+ * real uid of the task that started the group, whose max_reserved_user
+ * the sub-domain counts against.
  */
 static int groups_show(struct seq_file *m, void *v)
 {
@@ -252,16 +265,17 @@ static int groups_show(struct seq_file *m, void *v)
 	if (!gi)
 		return -ENOMEM;
 	nr = k.groups_snapshot(gi, AFFSCHED_MAX_GROUPS);
-	seq_puts(m, "id kind members u_permille n windows state cpus\n");
+	seq_puts(m, "id kind members u_permille n windows state cpus uid\n");
 	for (i = 0; i < nr; i++) {
 		seq_printf(m, "%08x %s %u %u %u %u %s ", gi[i].id,
 			   k.lock_kind_name(gi[i].kind), gi[i].members,
 			   gi[i].u_permille, gi[i].n, gi[i].windows,
 			   k.group_state_name(gi[i].state));
 		if (cpumask_empty(&gi[i].cpus))
-			seq_puts(m, "-\n");
+			seq_puts(m, "-");
 		else
-			seq_printf(m, "%*pbl\n", cpumask_pr_args(&gi[i].cpus));
+			seq_printf(m, "%*pbl", cpumask_pr_args(&gi[i].cpus));
+		seq_printf(m, " %u\n", gi[i].uid);
 	}
 	kvfree(gi);
 	return 0;
@@ -285,6 +299,61 @@ static int reserved_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(reserved);
 
+/*
+ * scope: the cgroup whose tasks (with those of its descendants) may form
+ * groups, as a path from the root of the cgroup v2 hierarchy ("/tenant-a"
+ * for /sys/fs/cgroup/tenant-a where cgroup2 is mounted there); "/" (the
+ * default) for every task.  A write takes one path, a trailing newline
+ * allowed; -EINVAL if it is not absolute or names no cgroup directory,
+ * and the scope is then left as it was.
+ */
+static ssize_t scope_read(struct file *file, char __user *ubuf, size_t count,
+			  loff_t *ppos)
+{
+	char *buf;
+	int len;
+	ssize_t ret;
+
+	buf = kmalloc(PATH_MAX + 1, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	len = k.scope_get(buf, PATH_MAX);
+	if (len < 0) {
+		kfree(buf);
+		return len;
+	}
+	buf[len++] = '\n';
+	ret = simple_read_from_buffer(ubuf, count, ppos, buf, len);
+	kfree(buf);
+	return ret;
+}
+
+static ssize_t scope_write(struct file *file, const char __user *ubuf,
+			   size_t count, loff_t *ppos)
+{
+	char *buf;
+	int ret;
+
+	if (*ppos || !count || count >= PATH_MAX)
+		return -EINVAL;
+	buf = memdup_user_nul(ubuf, count);
+	if (IS_ERR(buf))
+		return PTR_ERR(buf);
+	if (buf[count - 1] == '\n')
+		buf[count - 1] = '\0';
+	ret = k.scope_set(buf);
+	kfree(buf);
+	return ret ? ret : count;
+}
+
+static const struct file_operations scope_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.read = scope_read,
+	.write = scope_write,
+	.llseek = default_llseek,
+};
+
 static void affsched_restore_defaults(void)
 {
 	const struct affsched_tunable_desc *d;
@@ -292,6 +361,7 @@ static void affsched_restore_defaults(void)
 
 	for (i = 0; (d = k.tunable_desc(i)); i++)
 		k.tunable_set(i, d->def);
+	k.scope_set("/");
 }
 
 static int __init affsched_module_init(void)
@@ -319,6 +389,7 @@ static int __init affsched_module_init(void)
 	debugfs_create_file("stats", 0400, affsched_dir, NULL, &stats_fops);
 	debugfs_create_file("groups", 0400, affsched_dir, NULL, &groups_fops);
 	debugfs_create_file("reserved", 0400, affsched_dir, NULL, &reserved_fops);
+	debugfs_create_file("scope", 0600, affsched_dir, NULL, &scope_fops);
 	return 0;
 }
 

@@ -5,7 +5,9 @@
 #
 # Configure and build a minimal QEMU guest kernel from $KSRC (the tree with
 # the series applied) in build/obj/ARCH[-VARIANT].  ARCH is x86_64 or arm64;
-# VARIANT 'debug' adds configs/debug.config (lockdep and friends).
+# VARIANT 'debug' adds configs/debug.config (lockdep and friends) and
+# configs/debug-ARCH.config; VARIANT 'kcsan' (x86_64 only) adds
+# configs/kcsan-x86_64.config, the data race detector.
 # The configuration is allnoconfig plus the fragments in configs/; every
 # option a fragment asks for is checked to be in the result.
 # Incremental: re-running after a source change rebuilds only what changed.
@@ -16,12 +18,13 @@ set -euo pipefail
 
 arch=${1:-}
 variant=${2:-}
-[ -n "$arch" ] || die "usage: build-kernel.sh x86_64|arm64 [debug]"
+[ -n "$arch" ] || die "usage: build-kernel.sh x86_64|arm64 [debug|kcsan]"
 karch=$(karch "$arch")
 cross=$(kcross "$arch")
 case "$variant" in
 "" | debug) ;;
-*) die "unknown variant '$variant' (only 'debug')" ;;
+kcsan) [ "$arch" = x86_64 ] || die "variant 'kcsan' is x86_64 only: 5.10 has no arm64 KCSAN" ;;
+*) die "unknown variant '$variant' (only 'debug' or 'kcsan')" ;;
 esac
 
 obj=${AFFSCHED_OBJ:-$BUILD/obj/$arch${variant:+-$variant}}
@@ -32,6 +35,7 @@ if [ "$variant" = debug ]; then
 	frags+=("$cfgdir/debug.config")
 	[ -f "$cfgdir/debug-$arch.config" ] && frags+=("$cfgdir/debug-$arch.config")
 fi
+[ "$variant" = kcsan ] && frags+=("$cfgdir/kcsan-$arch.config")
 
 mk() {
 	make -C "$KSRC" O="$obj" ARCH="$karch" CROSS_COMPILE="$cross" "$@"

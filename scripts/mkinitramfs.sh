@@ -30,6 +30,9 @@ if [ ! -x "$cache/bin/busybox" ]; then
 fi
 
 root=$(mktemp -d)
+# mktemp makes it 0700, which would become /: tests that run as another
+# user (scope_test.sh) need to reach /payload and /bin.
+chmod 755 "$root"
 trap 'rm -rf "$root"' EXIT
 mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,dev,proc,sys,tmp,root,etc,lib/modules,payload}
 cp "$cache/bin/busybox" "$root/bin/busybox"

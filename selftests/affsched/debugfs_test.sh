@@ -6,9 +6,10 @@
 #   enable      0600  0 or 1; only "0" and "1" may be written
 #   <tunable>   0600  one per tunable, decimal, within [min, max]
 #   tunables    0400  "name value unit min max default", one tunable a line
-#   groups      0400  "id kind members u_permille n windows state cpus" header,
-#                     then one line per lock group
+#   groups      0400  "id kind members u_permille n windows state cpus uid"
+#                     header, then one line per lock group
 #   reserved    0400  CPU list held by sub-domains (empty line when none)
+#   scope       0600  cgroup v2 path whose tasks may form groups, "/" for all
 #   stats       0400  "name value" counters: enable, disable, tunable_set,
 #                     tunable_reject, ...
 #
@@ -264,10 +265,10 @@ diag "tunables:$tun_names"
 # 1
 errs=
 [ "$ntun" -gt 0 ] || errs="$errs tunables lists none;"
-for f in enable tunables stats groups reserved $tun_names; do
+for f in enable tunables stats groups reserved scope $tun_names; do
 	[ -f "$DIR/$f" ] || errs="$errs no file $f;"
 done
-result "$errs" "directory $DIR holds enable, tunables, stats, groups, reserved and $ntun tunable files"
+result "$errs" "directory $DIR holds enable, tunables, stats, groups, reserved, scope and $ntun tunable files"
 
 # 2: root only; enable and tunables writable, the rest read-only.
 errs=
@@ -281,7 +282,7 @@ for f in "$DIR"/*; do
 	esac
 	[ "$m" = "$want" ] || errs="$errs $name has mode ${m:-?}, want $want;"
 done
-result "$errs" "file modes are 0600 (enable and tunable files) and 0400 (tunables, stats, groups, reserved)"
+result "$errs" "file modes are 0600 (enable, scope and tunable files) and 0400 (tunables, stats, groups, reserved)"
 
 # 3
 errs=
@@ -470,6 +471,8 @@ EOF
 		errs=
 		v=$(rd enable)
 		[ "$v" = 0 ] || errs="$errs enable reads '$v';"
+		v=$(rd scope)
+		[ "$v" = / ] || errs="$errs scope reads '$v';"
 		while read -r name value unit min max def extra; do
 			[ -n "$name" ] || continue
 			v=$(rd "$name")

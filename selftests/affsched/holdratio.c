@@ -78,7 +78,7 @@
 #define SINGLE_NS	NS_PER_SEC		/* single-copy run */
 #define MAX_ITERS	(1ULL << 40)
 #define MAX_GROUPS_SIZE	(1U << 20)
-#define GROUPS_HEADER	"id kind members u_permille n windows state cpus"
+#define GROUPS_HEADER	"id kind members u_permille n windows state cpus uid"
 #define NR_TESTS	6
 
 /* What one copy needs to run the load. */
@@ -637,20 +637,20 @@ static int field_uint(const char *s, unsigned int *v)
 }
 
 /*
- * Parse "id kind members u_permille n windows state cpus"; 0 if
+ * Parse "id kind members u_permille n windows state cpus uid"; 0 if
  * well-formed.  cpus is "-" or a CPU list.
  */
 static int parse_group(char *line, struct group *g)
 {
-	char *f[9], *save = NULL, *tok;
-	unsigned int nf = 0, i;
+	char *f[10], *save = NULL, *tok;
+	unsigned int nf = 0, i, uid;
 
 	for (tok = strtok_r(line, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
-		if (nf == 9)
+		if (nf == 10)
 			return -1;
 		f[nf++] = tok;
 	}
-	if (nf != 8 || strlen(f[0]) != 8 ||
+	if (nf != 9 || field_uint(f[8], &uid) || strlen(f[0]) != 8 ||
 	    strspn(f[7], "-,0123456789") != strlen(f[7]))
 		return -1;
 	for (i = 0; i < 8; i++)

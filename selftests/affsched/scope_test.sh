@@ -1,0 +1,192 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# affsched on a shared machine (/sys/kernel/debug/affsched): what one
+# user's contention may take from another, and the scope.
+#   1. bad scope values (a relative path, a cgroup that does not exist, a
+#      file, a path longer than PATH_MAX) fail with EINVAL and leave the
+#      scope as it was
+#   2. user A (uid 65534) runs AGROUPS groups of COPIES fstime -s copies, each
+#      group on files of its own, while user B (root) runs ctx with one
+#      pair per CPU; B's ctx score with enable 1 is at least 0.95 of its
+#      score with enable 0: median of ROUNDS rounds, alternating 0 and 1
+#      in one boot, under the default max_reserved_user
+#   3. the sub-domains of A's groups (groups file, uid column) never hold
+#      more than floor(max_reserved_user x CPUs / 1000) CPUs together,
+#      sampled every 0.2 s through the enable 1 rounds
+#   4. with the scope set to a cgroup, 8 fstime -s copies outside it form
+#      no group (group_create does not move), and the same copies inside
+#      it form one
+#
+# Needs root, the module loaded (or $AFFSCHED_KO), fstime and ctx next to
+# this script, as_user (built with them), cgroup v2 (mounted on
+# /sys/fs/cgroup for the test if nothing is there) and 4 CPUs.  POSIX sh;
+# busybox ash is enough.  TAP 13 on stdout.
+# Exit status: 0 all passed, 1 something failed, 4 skipped.
+
+BIN=$(dirname "$0")
+WORK=${TMPDIR:-/tmp}/affsched-scope.$$
+CG=/sys/fs/cgroup
+CGNAME=affsched-scope.$$
+AGROUPS=${AGROUPS:-4}
+COPIES=${COPIES:-8}
+ROUNDS=${ROUNDS:-5}
+SECS=${SECS:-3}
+USER_A=65534
+pids=
+mounted=
+
+. "$BIN/tap.sh"
+
+# fstime copies, as pids
+copies() { grep -lx fstime /proc/[0-9]*/comm 2>/dev/null | cut -d/ -f3; }
+# stop_loads: the parents in $pids, then every copy (5 s at most)
+stop_loads()
+{
+	for p in $pids; do kill "$p" 2>/dev/null; done
+	wait 2>/dev/null
+	pids=
+	i=0
+	while [ -n "$(copies)" ] && [ $i -lt 50 ]; do
+		kill -9 $(copies) 2>/dev/null
+		sleep 0.1
+		i=$((i + 1))
+	done
+}
+cleanup()
+{
+	stop_loads
+	echo / >"$DIR/scope" 2>/dev/null
+	echo 0 >"$DIR/enable"
+	[ -d "$CG/$CGNAME" ] && rmdir "$CG/$CGNAME" 2>/dev/null
+	[ -n "$mounted" ] && umount "$CG" 2>/dev/null
+	rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+tap_begin
+if [ ! -x "$BIN/fstime" ] || [ ! -x "$BIN/ctx" ] || [ ! -x "$BIN/as_user" ] ||
+	[ "$(nproc)" -lt 4 ] || [ ! -e "$DIR/scope" ]; then
+	echo "1..0 # SKIP needs $BIN/fstime, $BIN/ctx, $BIN/as_user, $DIR/scope and 4 CPUs"
+	exit 4
+fi
+echo "1..4"
+ncpu=$(nproc)
+mkdir -p "$WORK"
+chmod 755 "$WORK"
+echo 0 >"$DIR/enable"
+echo / >"$DIR/scope"
+above_loads
+
+# --- 1. bad scope values --------------------------------------------------
+# write_err VALUE: what writing VALUE to scope printed (empty if it passed)
+write_err() { (echo "$1" >"$DIR/scope") 2>&1; }
+long=/$(head -c 5000 /dev/zero | tr '\0' a)
+errs=
+before=$(cat "$DIR/scope")
+for v in relative "/no-such-cgroup.$$" /cgroup.procs "$long"; do
+	e=$(write_err "$v")
+	case "$e" in
+	*"Invalid argument"*) ;;
+	*) errs="$errs '$(echo "$v" | cut -c1-40)': ${e:-accepted};" ;;
+	esac
+	[ "$(cat "$DIR/scope")" = "$before" ] || errs="$errs scope changed to $(cat "$DIR/scope");"
+done
+[ -e "$CG/cgroup.procs" ] || { mount -t cgroup2 none "$CG" 2>/dev/null && mounted=1; }
+[ -e "$CG/cgroup.procs" ] || errs="$errs no cgroup v2 at $CG;"
+result "$errs" "bad scope values fail with EINVAL and change nothing"
+
+# --- 2, 3. one user's groups beside another user's ctx --------------------
+# CPUs that the sub-domains of uid $1's groups hold now
+held()
+{
+	awk -v uid="$1" 'NR > 1 && $9 == uid && $8 != "-" {
+		n = split($8, r, ",")
+		for (i = 1; i <= n; i++) {
+			if (split(r[i], b, "-") < 2) b[2] = b[1]
+			w += b[2] - b[1] + 1
+		} } END { print w + 0 }' "$DIR/groups"
+}
+# ctx_round: run B's ctx for SECS s, sampling A's CPUs meanwhile into
+# max_held; sets score (lps, 0 if ctx printed none)
+ctx_round()
+{
+	at_nice0 "$BIN/ctx" -p "$ncpu" -t "$SECS" >"$WORK/ctx.log" 2>&1 &
+	cpid=$!
+	while kill -0 "$cpid" 2>/dev/null; do
+		h=$(held "$USER_A")
+		[ "$h" -gt "$max_held" ] && max_held=$h
+		sleep 0.2
+	done
+	wait "$cpid"
+	score=$(awk '$2 == "score" { printf "%d\n", $3 }' "$WORK/ctx.log")
+	score=${score:-0}
+}
+
+i=0
+while [ $i -lt "$AGROUPS" ]; do
+	mkdir -p "$WORK/a$i"
+	chown "$USER_A:$USER_A" "$WORK/a$i"
+	at_nice0 "$BIN/as_user" "$USER_A" "$BIN/fstime" -s -c "$COPIES" -w 1 -t 600 \
+		-d "$WORK/a$i" >"$WORK/a$i.log" 2>&1 &
+	pids="$pids $!"
+	i=$((i + 1))
+done
+sleep 3
+n=$(copies | wc -l)
+if [ "$n" -lt $((AGROUPS * COPIES)) ]; then
+	diag "A's fstime copies running: $n of $((AGROUPS * COPIES)); $(tail -n 2 "$WORK/a0.log" | tr '\n' ' ')"
+fi
+cap=$(( $(cat "$DIR/max_reserved_user") * ncpu / 1000 ))
+max_held=0
+off= on=
+r=0
+while [ $r -lt "$ROUNDS" ]; do
+	for en in 0 1; do
+		echo $en >"$DIR/enable"
+		# enable 1: time for the groups to form and be placed (8 windows)
+		sleep 1
+		ctx_round
+		if [ $en -eq 0 ]; then off="$off $score"; else on="$on $score"; fi
+	done
+	r=$((r + 1))
+done
+echo 0 >"$DIR/enable"
+median() { echo "$@" | tr ' ' '\n' | grep . | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] + 0 }'; }
+m_off=$(median $off) m_on=$(median $on)
+diag "B's ctx -p $ncpu (lps), enable 0:$off; enable 1:$on; medians $m_off and $m_on"
+diag "A's groups held up to $max_held CPUs (max_reserved_user $(cat "$DIR/max_reserved_user"): $cap of $ncpu)"
+diag "stats: $(grep -E '^(group_create|group_assign|group_capped|wake_avoid|lb_refused) ' "$DIR/stats" | tr '\n' ' ')"
+errs=
+[ "$m_off" -gt 0 ] || errs="no ctx score with enable 0;"
+[ $((m_on * 100)) -ge $((m_off * 95)) ] || errs="$errs $m_on < 0.95 x $m_off;"
+result "$errs" "B's ctx score with enable 1 is at least 0.95 of enable 0's"
+errs=
+[ "$max_held" -le "$cap" ] || errs="A held $max_held CPUs, cap $cap"
+result "$errs" "A's sub-domains stay within max_reserved_user"
+stop_loads
+
+# --- 4. the scope ----------------------------------------------------------
+errs=
+if ! mkdir "$CG/$CGNAME" 2>/dev/null; then
+	errs="cannot make cgroup $CG/$CGNAME;"
+elif ! echo "/$CGNAME" >"$DIR/scope" || [ "$(cat "$DIR/scope")" != "/$CGNAME" ]; then
+	errs="scope /$CGNAME not taken: $(cat "$DIR/scope");"
+else
+	echo 1 >"$DIR/enable"
+	c0=$(counter group_create)
+	mkdir -p "$WORK/out" "$WORK/in"
+	"$BIN/fstime" -s -c 8 -w 1 -t 2 -d "$WORK/out" >"$WORK/out.log" 2>&1
+	c1=$(counter group_create)
+	sh -c 'echo $$ >"$1/cgroup.procs" && exec "$2/fstime" -s -c 8 -w 1 -t 2 -d "$3"' \
+		sh "$CG/$CGNAME" "$BIN" "$WORK/in" >"$WORK/in.log" 2>&1
+	c2=$(counter group_create)
+	echo 0 >"$DIR/enable"
+	diag "groups created: $((c1 - c0)) by copies outside the scope, $((c2 - c1)) inside"
+	[ "$c1" -eq "$c0" ] || errs="$errs $((c1 - c0)) groups formed outside the scope;"
+	[ "$c2" -gt "$c1" ] || errs="$errs no group formed inside the scope: $(tail -n 2 "$WORK/in.log" | tr '\n' ' ');"
+fi
+echo / >"$DIR/scope"
+result "$errs" "outside the scope no group forms, inside one does"
+
+[ "$nfail" -eq 0 ]
