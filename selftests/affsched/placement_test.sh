@@ -91,12 +91,7 @@ stop_load()
 	kill "$load_pid" 2>/dev/null
 	kill $(copies) 2>/dev/null
 	wait "$load_pid" 2>/dev/null
-	i=0
-	while [ -n "$(copies)" ] && [ $i -lt 50 ]; do
-		kill -9 $(copies) 2>/dev/null
-		sleep 0.1
-		i=$((i + 1))
-	done
+	kill_named fstime
 	diag "[$(now_ms) ms] load stopped, $(copies | wc -l) copies left"
 }
 

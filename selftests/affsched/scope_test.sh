@@ -38,20 +38,13 @@ mounted=
 
 . "$BIN/tap.sh"
 
-# fstime copies, as pids
-copies() { grep -lx fstime /proc/[0-9]*/comm 2>/dev/null | cut -d/ -f3; }
-# stop_loads: the parents in $pids, then every copy (5 s at most)
+# stop_loads: the parents in $pids, then every fstime copy (5 s at most)
 stop_loads()
 {
 	for p in $pids; do kill "$p" 2>/dev/null; done
 	wait 2>/dev/null
 	pids=
-	i=0
-	while [ -n "$(copies)" ] && [ $i -lt 50 ]; do
-		kill -9 $(copies) 2>/dev/null
-		sleep 0.1
-		i=$((i + 1))
-	done
+	kill_named fstime
 }
 cleanup()
 {
@@ -133,7 +126,7 @@ while [ $i -lt "$AGROUPS" ]; do
 	i=$((i + 1))
 done
 sleep 3
-n=$(copies | wc -l)
+n=$(named fstime | wc -l)
 if [ "$n" -lt $((AGROUPS * COPIES)) ]; then
 	diag "A's fstime copies running: $n of $((AGROUPS * COPIES)); $(tail -n 2 "$WORK/a0.log" | tr '\n' ' ')"
 fi

@@ -69,6 +69,18 @@ counter()
 # up.  at_nice0 CMD...: exec CMD back at nice 0; use it in the background
 # only (it execs, so that $! is the load's own pid).
 now_ms() { awk '{ printf "%d\n", $1 * 1000 }' /proc/uptime; }
+# named NAME: pids of the processes whose comm is NAME
+named() { grep -lx "$1" /proc/[0-9]*/comm 2>/dev/null | cut -d/ -f3; }
+# kill_named NAME: SIGKILL them until none is left, 5 s at most
+kill_named()
+{
+	_i=0
+	while [ -n "$(named "$1")" ] && [ $_i -lt 50 ]; do
+		kill -9 $(named "$1") 2>/dev/null
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+}
 above_loads()
 {
 	renice -n -10 -p $$ >/dev/null 2>&1 || diag "renice failed: the sampling may lag"
