@@ -155,14 +155,16 @@ t "$name" "$AFFSCHED_TOP/scripts/olk-apply-check.sh"
 sed -n 's/^ok \([0-9]*\/[0-9]*\) \(.*not in the fixture)\)$/# OLK-5.10 patch \1 \2/p' \
 	"$logs/$(echo "$name" | tr -c 'A-Za-z0-9_.-' '_').log"
 # apply-series.sh takes a tree with include/linux/kabi.h for OLK-5.10.
+# (grep reads all of series_files' output here: with pipefail, grep -q
+# quitting at the first match could kill the writer with SIGPIPE.)
 olk_tree_detected() {
 	local d st
 	d=$(mktemp -d)
 	mkdir -p "$d/include/linux"
 	touch "$d/include/linux/kabi.h"
 	[ "$(tree_kind "$d")" = "$OLK_DIR" ] && [ "$(tree_kind "$KSRC")" = 5.10 ] &&
-		series_files "$OLK_DIR" | grep -qx "$OLK_DIR/0004-.*" &&
-		! series_files 5.10 | grep -q "^$OLK_DIR/"
+		series_files "$OLK_DIR" | grep -x "$OLK_DIR/0004-.*" >/dev/null &&
+		! series_files 5.10 | grep "^$OLK_DIR/" >/dev/null
 	st=$?
 	rm -rf "$d"
 	return $st
