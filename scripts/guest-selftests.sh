@@ -43,7 +43,7 @@ if [ "$variant" = kcsan ]; then
 	exit 0
 fi
 ens="0 1"
-[ "$variant" = debug ] && ens=1
+[ "$variant" = debug ] && ens=1 && export AFFSCHED_DEBUG_KERNEL=1
 for en in $ens; do
 	echo $en >/sys/kernel/debug/affsched/enable
 	run "ctx-enable$en" "$bin/ctx" -p 2 -t "$t"

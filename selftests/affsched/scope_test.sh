@@ -18,6 +18,10 @@
 #      no group (group_create does not move), and the same copies inside
 #      it form one
 #
+# With AFFSCHED_DEBUG_KERNEL set (guest-selftests.sh sets it on the
+# lockdep/KASAN kernels), 2 is skipped: that instrumentation slows every
+# lock acquisition, B's included, so the ratio measures it; 3 and 4 run.
+#
 # Needs root, the module loaded (or $AFFSCHED_KO), fstime and ctx next to
 # this script, as_user (built with them), cgroup v2 (mounted on
 # /sys/fs/cgroup for the test if nothing is there) and 4 CPUs.  POSIX sh;
@@ -153,7 +157,12 @@ diag "stats: $(grep -E '^(group_create|group_assign|group_capped|wake_avoid|lb_r
 errs=
 [ "$m_off" -gt 0 ] || errs="no ctx score with enable 0;"
 [ $((m_on * 100)) -ge $((m_off * 95)) ] || errs="$errs $m_on < 0.95 x $m_off;"
-result "$errs" "B's ctx score with enable 1 is at least 0.95 of enable 0's"
+if [ -n "${AFFSCHED_DEBUG_KERNEL:-}" ]; then
+	skip "B's ctx score with enable 1 is at least 0.95 of enable 0's" \
+		"debug kernel: lockdep and KASAN time every lock${errs:+ ($errs)}"
+else
+	result "$errs" "B's ctx score with enable 1 is at least 0.95 of enable 0's"
+fi
 errs=
 [ "$max_held" -le "$cap" ] || errs="A held $max_held CPUs, cap $cap"
 result "$errs" "A's sub-domains stay within max_reserved_user"
