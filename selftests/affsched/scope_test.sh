@@ -20,7 +20,8 @@
 #
 # With AFFSCHED_DEBUG_KERNEL set (guest-selftests.sh sets it on the
 # lockdep/KASAN kernels), 2 is skipped: that instrumentation slows every
-# lock acquisition, B's included, so the ratio measures it; 3 and 4 run.
+# lock acquisition, B's included, so the ratio measures it; 3 and 4 run,
+# 3 over one round.
 #
 # Needs root, the module loaded (or $AFFSCHED_KO), fstime and ctx next to
 # this script, as_user (built with them), cgroup v2 (mounted on
@@ -35,6 +36,8 @@ CGNAME=affsched-scope.$$
 AGROUPS=${AGROUPS:-4}
 COPIES=${COPIES:-8}
 ROUNDS=${ROUNDS:-5}
+# Debug kernels: no ratio to measure, one round samples A's CPUs for 3.
+[ -n "${AFFSCHED_DEBUG_KERNEL:-}" ] && ROUNDS=${ROUNDS_DEBUG:-1}
 SECS=${SECS:-3}
 USER_A=65534
 pids=
