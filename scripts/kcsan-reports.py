@@ -67,8 +67,7 @@ def touches_series(accesses, series):
     for kind, size, frames in accesses:
         if any('affsched' in f for f in frames):
             return True
-        if frames and frames[0] in series and \
-                (frames[0], kind.split('-')[0] if kind != 'read-write' else kind, size) not in BASE_RACES:
+        if frames and frames[0] in series and (frames[0], kind, size) not in BASE_RACES:
             return True
     return False
 
