@@ -149,3 +149,12 @@ while [ $r -le "$rounds" ]; do
 	r=$((r + 1))
 done
 echo 0 >$en_file
+# The shared-machine claim: root's ctx beside an unprivileged user's lock
+# groups loses at most 5 % with enable 1 (scope_test.sh check 4, medians
+# of 7 alternating rounds; its other checks come along).
+if [ "$mode" = bench ] && [ -x "$bin/as_user" ]; then
+	MIN_RATIO=95 ROUNDS=7 sh "$bin/scope_test.sh" >"$work/scope" 2>&1
+	st=$?
+	sed 's/^/# scope: /' "$work/scope"
+	echo "BENCH-SCOPE status=$st $(sed -n "s/^# B's ctx .*medians \([0-9]*\) and \([0-9]*\)/off=\1 on=\2/p" "$work/scope")"
+fi

@@ -8,20 +8,21 @@
 #      scope as it was
 #   2. user A (uid 65534) runs AGROUPS groups of COPIES fstime -s copies, each
 #      group on files of its own, while user B (root) runs ctx with one
-#      pair per CPU; B's ctx score with enable 1 is at least 0.95 of its
-#      score with enable 0: median of ROUNDS rounds, alternating 0 and 1
-#      in one boot, under the default max_reserved_user
-#   3. the sub-domains of A's groups (groups file, uid column) never hold
+#      pair per CPU, ROUNDS rounds alternating enable 0 and 1 in one boot:
+#      the sub-domains of A's groups (groups file, uid column) never hold
 #      more than floor(max_reserved_user x CPUs / 1000) CPUs together,
 #      sampled every 0.2 s through the enable 1 rounds
-#   4. with the scope set to a cgroup, 8 fstime -s copies outside it form
+#   3. with the scope set to a cgroup, 8 fstime -s copies outside it form
 #      no group (group_create does not move), and the same copies inside
 #      it form one
+#   4. only with MIN_RATIO (percent) set: B's median ctx score with enable 1
+#      is at least MIN_RATIO % of its median with enable 0.  A performance
+#      claim, so make bench sets it (ROUNDS 7); make check runs without it
+#      and prints the medians, since under TCG one round's score swings by
+#      a fifth either way (x86_64 guest: 3876 to 5776 lps with enable 0).
 #
 # With AFFSCHED_DEBUG_KERNEL set (guest-selftests.sh sets it on the
-# lockdep/KASAN kernels), 2 is skipped: that instrumentation slows every
-# lock acquisition, B's included, so the ratio measures it; 3 and 4 run,
-# 3 over one round.
+# lockdep/KASAN kernels), 2 samples one round.
 #
 # Needs root, the module loaded (or $AFFSCHED_KO), fstime and ctx next to
 # this script, as_user (built with them), cgroup v2 (mounted on
@@ -35,9 +36,10 @@ CG=/sys/fs/cgroup
 CGNAME=affsched-scope.$$
 AGROUPS=${AGROUPS:-4}
 COPIES=${COPIES:-8}
-ROUNDS=${ROUNDS:-5}
-# Debug kernels: no ratio to measure, one round samples A's CPUs for 3.
-[ -n "${AFFSCHED_DEBUG_KERNEL:-}" ] && ROUNDS=${ROUNDS_DEBUG:-1}
+ROUNDS=${ROUNDS:-3}
+MIN_RATIO=${MIN_RATIO:-}
+# Debug kernels: one round samples A's CPUs for 2.
+[ -n "${AFFSCHED_DEBUG_KERNEL:-}" ] && ROUNDS=1
 SECS=${SECS:-3}
 USER_A=65534
 pids=
@@ -70,7 +72,14 @@ if [ ! -x "$BIN/fstime" ] || [ ! -x "$BIN/ctx" ] || [ ! -x "$BIN/as_user" ] ||
 	echo "1..0 # SKIP needs $BIN/fstime, $BIN/ctx, $BIN/as_user, $DIR/scope and 4 CPUs"
 	exit 4
 fi
-echo "1..4"
+case $MIN_RATIO in
+"") echo "1..3" ;;
+*[!0-9]*)
+	echo "1..0 # SKIP MIN_RATIO must be a percentage, not '$MIN_RATIO'"
+	exit 4
+	;;
+*) echo "1..4" ;;
+esac
 ncpu=$(nproc)
 mkdir -p "$WORK"
 chmod 755 "$WORK"
@@ -96,7 +105,7 @@ done
 [ -e "$CG/cgroup.procs" ] || errs="$errs no cgroup v2 at $CG;"
 result "$errs" "bad scope values fail with EINVAL and change nothing"
 
-# --- 2, 3. one user's groups beside another user's ctx --------------------
+# --- 2. one user's groups beside another user's ctx --------------------
 # CPUs that the sub-domains of uid $1's groups hold now
 held()
 {
@@ -158,20 +167,20 @@ diag "B's ctx -p $ncpu (lps), enable 0:$off; enable 1:$on; medians $m_off and $m
 diag "A's groups held up to $max_held CPUs (max_reserved_user $(cat "$DIR/max_reserved_user"): $cap of $ncpu)"
 diag "stats: $(grep -E '^(group_create|group_assign|group_capped|wake_avoid|lb_refused) ' "$DIR/stats" | tr '\n' ' ')"
 errs=
-[ "$m_off" -gt 0 ] || errs="no ctx score with enable 0;"
-[ $((m_on * 100)) -ge $((m_off * 95)) ] || errs="$errs $m_on < 0.95 x $m_off;"
-if [ -n "${AFFSCHED_DEBUG_KERNEL:-}" ]; then
-	skip "B's ctx score with enable 1 is at least 0.95 of enable 0's" \
-		"debug kernel: lockdep and KASAN time every lock${errs:+ ($errs)}"
-else
-	result "$errs" "B's ctx score with enable 1 is at least 0.95 of enable 0's"
-fi
-errs=
-[ "$max_held" -le "$cap" ] || errs="A held $max_held CPUs, cap $cap"
+[ "$max_held" -le "$cap" ] || errs="A held $max_held CPUs, cap $cap;"
+# Only meaningful with both loads running throughout.
+[ "$n" -ge $((AGROUPS * COPIES)) ] || errs="$errs only $n of A's $((AGROUPS * COPIES)) copies ran;"
+case " $off $on " in
+*" 0 "*) errs="$errs a ctx round printed no score: $(tail -n 2 "$WORK/ctx.log" | tr '\n' ' ');" ;;
+esac
 result "$errs" "A's sub-domains stay within max_reserved_user"
+ratio_errs=
+[ "$m_off" -gt 0 ] || ratio_errs="no ctx score with enable 0;"
+[ $((m_on * 100)) -ge $((m_off * ${MIN_RATIO:-0})) ] ||
+	ratio_errs="$ratio_errs $m_on < $MIN_RATIO % of $m_off;"
 stop_loads
 
-# --- 4. the scope ----------------------------------------------------------
+# --- 3. the scope ----------------------------------------------------------
 errs=
 if ! mkdir "$CG/$CGNAME" 2>/dev/null; then
 	errs="cannot make cgroup $CG/$CGNAME;"
@@ -193,5 +202,9 @@ else
 fi
 echo / >"$DIR/scope"
 result "$errs" "outside the scope no group forms, inside one does"
+
+# --- 4. B's score, measured in 2 -------------------------------------------
+[ -n "$MIN_RATIO" ] &&
+	result "$ratio_errs" "B's median ctx score with enable 1 is at least $MIN_RATIO % of enable 0's"
 
 [ "$nfail" -eq 0 ]
