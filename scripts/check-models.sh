@@ -18,8 +18,10 @@
 # built in a temporary directory under $AFFSCHED_BUILD/models/ (default
 # build/models/), removed afterwards unless a check failed.  Ends with
 # "model checks: N passed, M failed"; exits non-zero if any check failed.
-# About 7 minutes and at most ~1.9 GB on one core: models/osq.pml about
-# 260 s, models/asid.pml about 130 s.
+# The checks run $MODEL_JOBS at a time (default: one per CPU), each with
+# at most $MODEL_MEMLIM MB (default 4000; the largest search takes ~1.9 GB).
+# About 8 minutes on one core, 4 on two: models/osq.pml about 300 s of
+# searches, models/asid.pml about 180 s.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -32,12 +34,12 @@ command -v gcc >/dev/null 2>&1 ||
 model() {
 	MODEL=$AFFSCHED_TOP/models/$1
 	[ -f "$MODEL" ] || die "no model at $MODEL"
-	echo "# $MODEL, spin $(spin -V | sed -n 's/^Spin Version \([^ ]*\).*/\1/p'), exhaustive"
 }
 
 # Memory cap of one verifier, in MB: a search that needs more stops with
 # "out of memory" and fails instead of taking the machine down.
 MEMLIM=${MODEL_MEMLIM:-4000}
+JOBS=${MODEL_JOBS:-$(nproc)}
 
 mkdir -p "$BUILD/models"
 work=$(mktemp -d "$BUILD/models/check.XXXXXX")
@@ -55,12 +57,13 @@ field() {
 #   MODE   safety (assertions, invalid end states) or liveness (the LTL
 #          property 'progress', acceptance cycles under weak fairness)
 #   FLAGS  -D switches of the model
-check() {
-	local kind=$1 name=$2 mode=$3 flags=$4 expect=${5:-}
+# run_check N KIND NAME MODE FLAGS [EXPECT]: check N, in the background;
+# prints its one "ok"/"not ok" line
+run_check() {
+	local n=$1 kind=$2 name=$3 mode=$4 flags=$5 expect=${6:-}
 	local dir cflags runflags out states depth errors secs first verdict why
 	local incomplete pml=${MODEL##*/}
 
-	n=$((n + 1))
 	dir=$work/$n
 	mkdir -p "$dir"
 	cp "$MODEL" "$dir/$pml"
@@ -81,7 +84,6 @@ check() {
 	if ! (cd "$dir" && spin $flags -a "$pml") >"$dir/spin.log" 2>&1 ||
 		! (cd "$dir" && gcc -O2 -w $cflags -DMEMLIM="$MEMLIM" -o pan pan.c) \
 			>"$dir/gcc.log" 2>&1; then
-		fail=$((fail + 1))
 		echo "not ok $n - $name: the verifier does not build (see $dir)"
 		return 0
 	fi
@@ -115,13 +117,23 @@ check() {
 	verdict="$states states, depth $depth, $errors errors, ${secs:-0} s"
 	[ "$kind" = fail ] && [ -z "$why" ] && verdict="$verdict; caught: $first"
 	if [ -z "$why" ]; then
-		pass=$((pass + 1))
 		echo "ok $n - $name: $verdict"
 		rm -rf "$dir"
 	else
-		fail=$((fail + 1))
 		echo "not ok $n - $name: $verdict; $why (see $dir)"
 	fi
+}
+
+# check KIND NAME MODE FLAGS [EXPECT]: queue the next check on the model
+# named last; at most $JOBS run at once, and every search is independent
+# (its own directory, pan and memory limit), so only the time changes.
+check() {
+	n=$((n + 1))
+	echo "$MODEL" >"$work/$n.model"
+	while [ "$(jobs -pr | wc -l)" -ge "$JOBS" ]; do
+		wait -n || true
+	done
+	run_check "$n" "$@" >"$work/$n.res" 2>&1 &
 }
 
 # === models/osq.pml: the OSQ (kernel/locking/osq_lock.c) ===============
@@ -224,6 +236,22 @@ check fail "asid SERIES mutant MUT_NO_RESERVED_TTBR0, CNP" safety \
 check fail "asid SERIES mutant MUT_REPLACE_ZERO, CNP" safety \
 	"-DSERIES -DCNP -DNCPU=2 -DNMM=4 -DSW=3 -DSWX=2 -DCOLD -DMUT_REPLACE_ZERO" 'assertion violated P[12]_'
 
+wait
+# The results in order, with a header line where the model changes.
+last=
+i=1
+while [ $i -le $n ]; do
+	m=$(cat "$work/$i.model")
+	[ "$m" = "$last" ] || echo "# $m, spin $(spin -V | sed -n 's/^Spin Version \([^ ]*\).*/\1/p'), exhaustive"
+	last=$m
+	if grep -q '^ok ' "$work/$i.res"; then
+		pass=$((pass + 1))
+	else
+		fail=$((fail + 1))
+	fi
+	cat "$work/$i.res"
+	i=$((i + 1))
+done
 [ "$fail" -eq 0 ] && rm -rf "$work"
 echo "model checks: $pass passed, $fail failed ($((SECONDS - start)) s)"
 [ "$fail" -eq 0 ]
