@@ -310,9 +310,10 @@ console_clean() {
 record_selftests() {
 	local tag=$1 out=$2 suffix=${3:-} name st
 	while read -r _ name st; do
-		[ "$st" -eq 0 ] || sed -n "/^# ---- $name/,/^AFFSCHED-TEST $name /p" "$out" | sed 's/^/#   /'
+		[ "$st" -eq 0 ] || sed -En "/^# ---- $name(:|$)/,/^AFFSCHED-TEST $name /p" "$out" | sed 's/^/#   /'
 		record "$tag selftest $name$suffix" "$st"
 	done < <(grep '^AFFSCHED-TEST ' "$out")
+	echo "# $tag selftest times (s): $(sed -n 's/^# ---- \(.*\) took \([0-9]*\) s$/\1 \2,/p' "$out" | tr '\n' ' ')"
 }
 
 # guest ARCH [VARIANT]: boot the kernel, run guest-selftests.sh, count the

@@ -21,12 +21,16 @@ export AFFSCHED_KO=/payload/affsched.ko
 work=/tmp/affsched-selftests
 mkdir -p "$work"
 
+# run NAME CMD...: CMD's output, its time and "AFFSCHED-TEST NAME STATUS"
 run() {
 	name=$1
 	shift
 	echo "# ---- $name: $*"
+	s0=$(cut -d' ' -f1 /proc/uptime)
 	"$@"
-	echo "AFFSCHED-TEST $name $?"
+	st=$?
+	echo "# ---- $name took $(awk -v a="$s0" '{ printf "%.0f", $1 - a }' /proc/uptime) s"
+	echo "AFFSCHED-TEST $name $st"
 }
 
 echo 0 >/sys/kernel/debug/affsched/enable
