@@ -50,8 +50,11 @@
  *    just never got the lock.
  *  - not modelled: pinned ASIDs (arm64_mm_context_get/put; no SVA
  *    device), KPTI's ASID pairs, the software-PAN deferral of TTBR0,
- *    switches to init_mm (kernel threads), and TLB maintenance other
- *    than the rollover's local flush (flush_tlb_mm() and the like).
+ *    switches to init_mm (kernel threads), TLB maintenance other
+ *    than the rollover's local flush (flush_tlb_mm() and the like), and
+ *    interrupts: without software PAN an interrupt writes no TTBR, but
+ *    for a nested switch to efi_mm and back (EFI calls at an oops or
+ *    panic, and efi_reboot()); patch 18's message has the argument.
  *
  * Compile-time switches (spin -D...):
  *   NCPU=n      CPUs (default 3)
