@@ -5,7 +5,7 @@
  * check_update_reserved_asid()) and the TTBR writes of cpu_switch_mm()
  * (arch/arm64/include/asm/mmu_context.h, cpu_do_switch_mm() in context.c),
  * for spin.  -DSERIES models the series' change to
- * check_and_switch_context() (patch 18).
+ * check_and_switch_context() (patch 18); -DIRQ adds interrupts.
  *
  * NCPU CPUs (pids 0..NCPU-1) each do SW context switches, each to a
  * nondeterministically chosen mm out of NMM mm slots (never to the mm it
@@ -48,13 +48,26 @@
  *    it releases the lock (it has changed nothing shared yet) and stops
  *    forever at a valid end state: the run is cut there, as if that CPU
  *    just never got the lock.
+ *  - interrupts (-DIRQ): without software PAN, an interrupt (IRQ,
+ *    pseudo-NMI, SDEI) entered and left at EL1 writes no TTBR, and its
+ *    uaccess flips PSTATE.PAN only; what does write them is an EFI
+ *    runtime call from interrupt context (efi-pstore at an oops or
+ *    panic, efi_reboot()), a nested switch to efi_mm and back to
+ *    current->active_mm.  With -DIRQ, one handler per CPU may run that
+ *    nested pair, two whole check_and_switch_context() calls, at any
+ *    point of a switch where interrupts are not masked (everywhere but
+ *    under cpu_asid_lock), at most IRQS times in a run.  It runs on the
+ *    CPU's behalf: the interrupted code takes no step until it returns,
+ *    and then goes on with the values it had loaded.  efi_mm is one more
+ *    mm slot (EFI), never freed; while it runs, the properties hold for
+ *    it as for a user mm.  -DIRQ_PREV returns to the previous mm instead
+ *    of the next one: a pseudo-NMI inside context_switch().
  *  - not modelled: pinned ASIDs (arm64_mm_context_get/put; no SVA
  *    device), KPTI's ASID pairs, the software-PAN deferral of TTBR0,
  *    switches to init_mm (kernel threads), TLB maintenance other
  *    than the rollover's local flush (flush_tlb_mm() and the like), and
- *    interrupts: without software PAN an interrupt writes no TTBR, but
- *    for a nested switch to efi_mm and back (EFI calls at an oops or
- *    panic, and efi_reboot()); patch 18's message has the argument.
+ *    interrupts outside a switch (a nested pair there is two more
+ *    ordinary switches).
  *
  * Compile-time switches (spin -D...):
  *   NCPU=n      CPUs (default 3)
@@ -71,6 +84,13 @@
  *               every switch, and cpu_do_switch_mm() called without
  *               cpu_switch_mm()'s second write (default: 5.10's)
  *   COLD        start just after boot (default: warm, see below)
+ *   IRQ         interrupt handlers that switch to efi_mm and back to
+ *               current->active_mm, the next mm (exec_mmap()), at any
+ *               point of a switch with interrupts on
+ *   IRQ_PREV    with IRQ: back to the previous mm (a pseudo-NMI in
+ *               context_switch())
+ *   IRQS=n      with IRQ: interrupts in a run, all CPUs together
+ *               (default 1)
  *   NO_P2       check P1 and P0 only (to see the P1 consequence of a
  *               mutant that breaks both)
  * Witnesses, each must make spin report an error, showing that the
@@ -78,6 +98,9 @@
  *   WITNESS_ROLLOVER   fails when generation GENS is reached
  *   WITNESS_RACE       fails when the fast path's cmpxchg() loses to a
  *                      rollover (returns 0)
+ *   WITNESS_IRQ        with IRQ: fails when the fast path's cmpxchg()
+ *                      finds the active_asids an interrupt's nested
+ *                      switch stored (not 0: the slow path follows)
  * Mutants, each must make spin report an error:
  *   MUT_REPLACE_ZERO   the fast path before mainline a8ffaaa060b8 ("arm64:
  *                      asid: Do not replace active_asids if already 0"):
@@ -129,9 +152,15 @@
 #define GEN(id)		((id) / NASID)
 #define IDX(id)		((id) % NASID)	/* asid2idx() */
 
-#define NONE	NMM		/* no mm (cur[], nxt[]) */
-#define RSV	NMM		/* TTBR0 = reserved_pg_dir */
-#define DEAD	(1 << NMM)	/* TLB: translations of a freed mm */
+#ifdef IRQ
+#define EFI	NMM		/* efi_mm: the slot after the user mms */
+#define NSLOT	(NMM + 1)
+#else
+#define NSLOT	NMM
+#endif
+#define NONE	NSLOT		/* no mm (cur[], nxt[]) */
+#define RSV	NSLOT		/* TTBR0 = reserved_pg_dir */
+#define DEAD	(1 << NSLOT)	/* TLB: translations of a freed mm */
 #define ALLCPUS	((1 << NCPU) - 1)
 
 #ifdef CNP
@@ -170,13 +199,13 @@
 #endif
 
 /* ---- the allocator's state (context.c) ---- */
-byte mmid[NMM];			/* mm->context.id */
+byte mmid[NSLOT];		/* mm->context.id */
 byte gen = 1;			/* asid_generation / ASID_FIRST_VERSION */
 byte amap = START_MAP;		/* asid_map: bit a for ASID a */
 byte act[NCPU] = START_ACTIVE;	/* active_asids */
 byte reserved[NCPU];		/* reserved_asids */
 byte pending;			/* tlb_flush_pending: bit c for CPU c */
-bit lock;			/* cpu_asid_lock */
+byte lock;			/* cpu_asid_lock: 0 free, else holder + 1 */
 byte cur_idx = START_IDX;	/* new_context()'s static cur_idx */
 
 /* ---- the hardware ---- */
@@ -189,17 +218,63 @@ byte tlb[NTLB * NASID] = START_TLB; /* per TLB and ASID: bit m = mm m's
 byte cur[NCPU] = NONE;	/* the mm the CPU runs (prev, while switching) */
 byte nxt[NCPU] = NONE;	/* the mm it is switching to, NONE outside */
 
-#define me	_pid
+/*
+ * The CPU a process runs on: cpu() is CPU _pid, irq() (-DIRQ) the
+ * interrupt handler of CPU _pid - NCPU.
+ */
+#define me	cpuid
+
+#ifdef IRQ
+/*
+ * Interrupts (-DIRQ).  inirq[c]: an interrupt handler runs on CPU c, and
+ * the interrupted code of CPU c takes no step until it returns.  Every
+ * step of both begins with RUN_AND or RUN_THEN, a guard that holds only for the context that
+ * runs (ctx: 0 in cpu(), 1 in irq()).  icur/inxt: the interrupted
+ * switch's prev and next mm (the handler's nested switches use cur and
+ * nxt), so that no other CPU frees them meanwhile.  halt[c]: the
+ * handler stopped at the generation bound, and CPU c stops with it.
+ */
+#ifndef IRQS
+#define IRQS	1
+#endif
+bit inirq[NCPU];
+byte icur[NCPU] = NONE;
+byte inxt[NCPU] = NONE;
+bit halt[NCPU];
+byte irqs;			/* interrupts taken so far, at most IRQS */
+#ifdef IRQ_PREV
+#define PREV_KNOWN	(cur[me] != NONE)	/* prev is a user mm */
+#else
+#define PREV_KNOWN	true
+#endif
+#define RUN_AND		(inirq[me] == ctx) &&
+#define RUN_THEN	(inirq[me] == ctx) ->
+#define IBUSY(c, x)	(icur[c] == (x) || inxt[c] == (x))
+#else
+#define RUN_AND
+#define RUN_THEN
+#define IBUSY(c, x)	false
+#endif
+
+/* cpu_asid_lock's value while this CPU holds it */
+#ifdef IRQ
+#define LOCK_HELD	(me + 1)
+/* the generation bound in a handler stops its CPU too */
+#define HALT_CPU	halt[me] = ctx
+#else
+#define LOCK_HELD	1
+#define HALT_CPU	skip
+#endif
 
 /* A CPU is in user space: not switching, and running an mm. */
 #define USER(c)		(nxt[c] == NONE && cur[c] != NONE)
 
 /* Nobody runs mm x, is switching to or from it: it may be freed. */
+#define BUSY(c, x)	(cur[c] == (x) || nxt[c] == (x) || IBUSY(c, x))
 #if NCPU == 2
-#define FREE(x)	(cur[0] != (x) && nxt[0] != (x) && cur[1] != (x) && nxt[1] != (x))
+#define FREE(x)	(!BUSY(0, x) && !BUSY(1, x))
 #else
-#define FREE(x)	(cur[0] != (x) && nxt[0] != (x) && cur[1] != (x) && \
-		 nxt[1] != (x) && cur[2] != (x) && nxt[2] != (x))
+#define FREE(x)	(!BUSY(0, x) && !BUSY(1, x) && !BUSY(2, x))
 #endif
 
 /*
@@ -373,47 +448,16 @@ inline new_context_try()
 	a = 0
 }
 
-active [NCPU] proctype cpu()
+/*
+ * check_and_switch_context(m) after its first step, the last step
+ * included: shared by cpu() and irq().  Labels and the goto end_cut
+ * resolve in the proctype it is expanded in.
+ */
+inline switch_rest()
 {
-	byte m = NONE;	/* the next mm */
-	byte id;	/* check_and_switch_context()'s asid */
-	byte old;	/* old_active_asid */
-	byte a;		/* ASID(mm) in cpu_do_switch_mm(); scratch */
-	byte i, k;	/* loop counters */
-	bit got;	/* new_context() found an ASID */
-	bit fast;	/* the fast path succeeded */
-	byte nc;	/* slow path: 0 generation matched, 1 new_context()
-			 * found an ASID, 2 it rolled over */
-	byte n;		/* switches done */
-#ifdef WITNESS_RACE
-	bit witness_no_race = 1;
-#endif
-
-	do
-	:: n < SWITCHES(me) ->
-		/*
-		 * check_and_switch_context(next).  The choice of the next
-		 * mm reads only this CPU's own state, so it is joined with
-		 * the first step; the replacement of a freed mm by a new
-		 * one is an event of its own.
-		 */
-		if
-		:: atomic {
-			pick_next();
-			nxt[me] = m;
-			FIRST_STEP;
-			printf("cpu%d: switch to mm%d\n", me, m);
-			EV_FIRST
-		   }
-		:: atomic {
-			pick_new();
-			nxt[me] = m;
-			printf("cpu%d: switch to mm%d, a new mm (id 0)\n", me, m)
-		   };
-		   atomic { FIRST_STEP; EV_FIRST }
-		fi;
 #ifdef EARLY_RSV
 		atomic {	/* asid = atomic64_read(&mm->context.id) */
+			RUN_THEN
 			id = mmid[m];
 			printf("cpu%d:   read mm%d id %d/%d\n", me, m, GEN(id), IDX(id))
 		};
@@ -428,31 +472,34 @@ active [NCPU] proctype cpu()
 		 */
 		if
 		:: atomic {	/* the load of asid_generation: a match */
-			GEN(id) == gen ->
+			RUN_AND GEN(id) == gen ->
 			printf("cpu%d:   generation %d matches\n", me, gen)
 		   };
 		   atomic {	/* atomic64_xchg_relaxed(): stores even over 0 */
+			RUN_THEN
 			fast = (act[me] != 0);
 			printf("cpu%d:   xchg active_asids[%d] %d/%d -> %d/%d\n",
 				me, me, GEN(act[me]), IDX(act[me]), GEN(id), IDX(id));
 			act[me] = id
 		   }
 		:: atomic {
-			GEN(id) != gen ->
+			RUN_AND GEN(id) != gen ->
 			printf("cpu%d:   generation %d does not match\n", me, gen)
 		   }
 		fi;
 #else
 		atomic {	/* old_active_asid = atomic64_read(this_cpu_ptr(&active_asids)) */
+			RUN_THEN
 			old = act[me];
 			printf("cpu%d:   read active_asids[%d] %d/%d\n", me, me, GEN(old), IDX(old))
 		};
 		if
 		:: atomic {	/* asid_gen_match(asid): the load of asid_generation */
-			old != 0 && GEN(id) == gen ->
+			RUN_AND old != 0 && GEN(id) == gen ->
 			printf("cpu%d:   generation %d matches\n", me, gen)
 		   };
 		   atomic {	/* atomic64_cmpxchg_relaxed(.., old_active_asid, asid) */
+			RUN_THEN
 			if
 			:: act[me] == old ->
 				act[me] = id;
@@ -461,8 +508,12 @@ active [NCPU] proctype cpu()
 					me, me, GEN(old), IDX(old), GEN(id), IDX(id))
 			:: else ->
 				/* only a rollover changes another
-				 * CPU's active_asids: it returns 0 */
+				 * CPU's active_asids: it returns 0;
+				 * with -DIRQ a nested switch on this
+				 * CPU changes it too */
+#if !defined(IRQ) || defined(WITNESS_IRQ)
 				assert(act[me] == 0);
+#endif
 				printf("cpu%d:   cmpxchg active_asids[%d] finds 0\n", me, me);
 #ifdef WITNESS_RACE
 				witness_no_race = 0;
@@ -472,7 +523,7 @@ active [NCPU] proctype cpu()
 			fi
 		   }
 		:: atomic {	/* old_active_asid == 0 (no load), or no match */
-			!(old != 0 && GEN(id) == gen) ->
+			RUN_AND !(old != 0 && GEN(id) == gen) ->
 			printf("cpu%d:   no fast path (generation %d)\n", me, gen)
 		   }
 		fi;
@@ -485,10 +536,11 @@ active [NCPU] proctype cpu()
 
 		/* the slow path */
 		atomic {	/* raw_spin_lock_irqsave(&cpu_asid_lock) */
-			lock == 0 -> lock = 1;
+			RUN_AND lock == 0 -> lock = LOCK_HELD;
 			printf("cpu%d:   lock\n", me)
 		};
 		atomic {
+			RUN_THEN
 			id = mmid[m];	/* asid = atomic64_read(&mm->context.id) */
 			if
 			:: GEN(id) == gen ->	/* asid_gen_match(asid) */
@@ -505,6 +557,7 @@ active [NCPU] proctype cpu()
 					/* the bound: give the lock back,
 					 * nothing changed, stop for good */
 					lock = 0;
+					HALT_CPU;
 					printf("cpu%d:   new_context(mm%d): bound GENS, stop\n", me, m);
 					goto end_cut
 				:: else ->
@@ -522,6 +575,7 @@ active [NCPU] proctype cpu()
 			 * set_reserved_asid_bits() clears asid_map (lock-
 			 * protected, joined) */
 			atomic {
+				RUN_THEN
 				gen++;
 				printf("cpu%d:   ROLLOVER: generation %d\n", me, gen);
 #ifdef WITNESS_ROLLOVER
@@ -533,6 +587,7 @@ active [NCPU] proctype cpu()
 			do
 			:: i < NCPU ->
 				atomic {
+					RUN_THEN
 					/* asid = atomic64_xchg_relaxed(&per_cpu(active_asids, i), 0) */
 					a = act[i];
 					act[i] = 0;
@@ -553,6 +608,7 @@ active [NCPU] proctype cpu()
 			:: else -> break
 			od;
 			atomic {
+				RUN_THEN
 				i = 0;
 #ifndef MUT_NO_FLUSH
 				pending = ALLCPUS;	/* cpumask_setall(&tlb_flush_pending) */
@@ -576,6 +632,7 @@ active [NCPU] proctype cpu()
 		:: else -> skip
 		fi;
 		atomic {	/* atomic64_set(&mm->context.id, asid) */
+			RUN_THEN
 			mmid[m] = id;
 			printf("cpu%d:   store mm%d id %d/%d\n", me, m, GEN(id), IDX(id))
 		};
@@ -589,6 +646,7 @@ flush_pending:
 		 * so the store and the unlock are one step with the flush.
 		 */
 		atomic {
+			RUN_THEN
 			nc = 0;
 			if
 			:: pending & (1 << me) ->
@@ -610,31 +668,176 @@ switch_mm_fastpath:
 		 */
 #if !defined(MUT_NO_RESERVED_TTBR0) && !defined(SERIES)
 		atomic {	/* cpu_set_reserved_ttbr0() */
+			RUN_THEN
 			pgd[me] = RSV;
 			printf("cpu%d:   TTBR0 = reserved\n", me)
 		};
 #endif
 		atomic {	/* cpu_do_switch_mm(): asid = ASID(mm), a new
 				 * load of mm->context.id */
+			RUN_THEN
 			a = IDX(mmid[m]);
 			printf("cpu%d:   ASID(mm%d) = %d\n", me, m, a)
 		};
 		atomic {	/* write_sysreg(ttbr1, ttbr1_el1): the new ASID */
+			RUN_THEN
 			hwasid[me] = a;
 			fill(me);
 			printf("cpu%d:   TTBR1.ASID = %d\n", me, a)
 		};
 		atomic {	/* write_sysreg(ttbr0, ttbr0_el1): the new tables */
+			RUN_THEN
 			pgd[me] = m;
 			fill(me);
-			cur[me] = m;	/* back to user space in mm m */
-			nxt[me] = NONE;
+			switch_done();
 			printf("cpu%d:   TTBR0 = mm%d: runs mm%d with ASID %d\n", me, m, m, a);
 			a = 0;
 			id = 0;
 			m = NONE;
 			n++
 		}
+}
+
+/* The locals of check_and_switch_context(), in cpu() and irq() alike. */
+#ifdef WITNESS_RACE
+#define WITNESS_LOCALS	; bit witness_no_race = 1
+#else
+#define WITNESS_LOCALS
+#endif
+#define SWITCH_LOCALS \
+	byte m = NONE;	/* the next mm */ \
+	byte id;	/* check_and_switch_context()'s asid */ \
+	byte old;	/* old_active_asid */ \
+	byte a;		/* ASID(mm) in cpu_do_switch_mm(); scratch */ \
+	byte i, k;	/* loop counters */ \
+	bit got;	/* new_context() found an ASID */ \
+	bit fast;	/* the fast path succeeded */ \
+	byte nc;	/* slow path: 0 generation matched, 1 new_context() \
+			 * found an ASID, 2 it rolled over */ \
+	byte n		/* switches done */ \
+	WITNESS_LOCALS
+
+/*
+ * The last step of a switch: the CPU runs mm m in user space, or, the
+ * handler's switch back to current->active_mm done, it returns to the
+ * interrupted switch.
+ */
+inline switch_done()
+{
+#ifdef IRQ
+	if
+	:: ctx && n == 1 ->
+		cur[me] = icur[me];
+		nxt[me] = inxt[me];
+		icur[me] = NONE;
+		inxt[me] = NONE;
+		inirq[me] = 0
+	:: else ->
+		cur[me] = m;
+		nxt[me] = NONE
+	fi
+#else
+	cur[me] = m;	/* back to user space in mm m */
+	nxt[me] = NONE
+#endif
+}
+
+active [NCPU] proctype cpu()
+{
+	byte cpuid = _pid;
+	bit ctx = 0;
+	SWITCH_LOCALS;
+
+#ifdef IRQ
+	{
+#endif
+	do
+	:: n < SWITCHES(me) ->
+		/*
+		 * check_and_switch_context(next).  The choice of the next
+		 * mm reads only this CPU's own state, so it is joined with
+		 * the first step; the replacement of a freed mm by a new
+		 * one is an event of its own.  (No interrupt handler runs
+		 * here: one starts only inside a switch.)
+		 */
+		if
+		:: atomic {
+			pick_next();
+			nxt[me] = m;
+			FIRST_STEP;
+			printf("cpu%d: switch to mm%d\n", me, m);
+			EV_FIRST
+		   }
+		:: atomic {
+			pick_new();
+			nxt[me] = m;
+			printf("cpu%d: switch to mm%d, a new mm (id 0)\n", me, m)
+		   };
+		   atomic { RUN_THEN FIRST_STEP; EV_FIRST }
+		fi;
+		switch_rest()
+	:: else -> break
+	od;
+	goto end_done
+#ifdef IRQ
+	} unless { halt[me] };	/* its handler was cut by the bound */
+#endif
+	;
+end_cut:
+	false;		/* cut by the generation bound: a valid end */
+end_done:
+	skip
+}
+
+#ifdef IRQ
+/*
+ * The interrupt handler of CPU _pid - NCPU: at any point of a switch
+ * where interrupts are not masked (this CPU does not hold
+ * cpu_asid_lock, taken with raw_spin_lock_irqsave()), an EFI runtime
+ * service called from interrupt context switches to efi_mm and back to
+ * current->active_mm (efi_set_pgd(), __switch_mm(): two whole
+ * check_and_switch_context() calls), then returns.  In exec_mmap(),
+ * where activate_mm() runs with interrupts on, current->active_mm is
+ * already the next mm; with -DIRQ_PREV it is the previous one, as for a
+ * pseudo-NMI inside context_switch().  Other interrupts write no TTBR
+ * without software PAN (patch 18's message): they are no step here.
+ */
+active [NCPU] proctype irq()
+{
+	byte cpuid = _pid - NCPU;
+	bit ctx = 1;
+	SWITCH_LOCALS;
+	byte back;	/* current->active_mm */
+
+end_idle:
+	atomic {
+		irqs < IRQS && !inirq[me] && nxt[me] != NONE &&
+		lock != LOCK_HELD && PREV_KNOWN ->
+		irqs++;
+		inirq[me] = 1;
+		icur[me] = cur[me];
+		inxt[me] = nxt[me];
+#ifdef IRQ_PREV
+		back = cur[me];
+#else
+		back = nxt[me];
+#endif
+		printf("cpu%d: interrupt: EFI call, then back to mm%d\n", me, back)
+	};
+	do
+	:: n < 2 ->
+		atomic {
+			RUN_THEN
+			if
+			:: n == 0 -> m = EFI
+			:: else -> m = back
+			fi;
+			nxt[me] = m;
+			FIRST_STEP;
+			printf("cpu%d: (irq) switch to mm%d\n", me, m);
+			EV_FIRST
+		};
+		switch_rest()
 	:: else -> break
 	od;
 	goto end_done;
@@ -643,6 +846,7 @@ end_cut:
 end_done:
 	skip
 }
+#endif
 
 /*
  * The properties, checked in every reachable state by the monitor.
