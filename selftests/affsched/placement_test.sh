@@ -276,15 +276,18 @@ else
 	done
 	# Its own files: a group of its own, which does not disturb the load's.
 	mkdir -p "$WORK/pinned"
-	at_nice0 taskset -c "$out" "$BIN/fstime" -s -c 1 -w 1 -t 2 -d "$WORK/pinned" >"$WORK/pinned.log" 2>&1 &
+	at_nice0 taskset -c "$out" "$BIN/fstime" -s -c 1 -w 1 -t 600 -d "$WORK/pinned" >"$WORK/pinned.log" 2>&1 &
 	pinned=$!
 	pids="$pids $pinned"
-	sleep 2.5
-	# Its copy: the fstime child of $pinned (field 4, the parent), found
-	# once; a fork per copy and sample took a minute on the debug kernels.
-	kid=
-	for p in $(copies); do
-		[ "$(awk '{ print $4 }' "/proc/$p/stat" 2>/dev/null)" = "$pinned" ] && kid=$p
+	# Its copy: the child of $pinned, looked for once a second (one grep
+	# of the PPid lines, not a fork per copy) for up to 30 s: on the
+	# debug kernels the parent took over 2.5 s to fork it.
+	kid= w=0
+	while [ -z "$kid" ] && [ $w -lt 30 ]; do
+		sleep 1
+		kid=$(grep -lE "^PPid:[[:space:]]+$pinned\$" /proc/[0-9]*/status 2>/dev/null |
+			sed -n 's|^/proc/\([0-9]*\)/status$|\1|p' | head -n 1)
+		w=$((w + 1))
 	done
 	errs= bad=0 s=0
 	while [ -n "$kid" ] && [ $s -lt 10 ]; do
@@ -293,10 +296,11 @@ else
 		sleep 0.2
 		s=$((s + 1))
 	done
-	[ -n "$kid" ] || errs="no copy of the pinned load found;"
+	[ -n "$kid" ] || errs="no copy of the pinned load found in 30 s;"
 	[ $bad -eq 0 ] || errs="$errs pinned copy seen off CPU $out $bad times;"
 	pinned_result="$errs"
-	diag "[$(now_ms) ms] pinned copy checked"
+	kill "$pinned" $kid 2>/dev/null
+	diag "[$(now_ms) ms] pinned copy checked (found after ${w} s)"
 fi
 
 # 7 (while the load runs): a member that stops contending ages out.
