@@ -20,8 +20,8 @@
 # "model checks: N passed, M failed"; exits non-zero if any check failed.
 # The checks run $MODEL_JOBS at a time (default: one per CPU), each with
 # at most $MODEL_MEMLIM MB (default 4000; the largest search takes ~1.9 GB).
-# About 8.5 minutes on one core, 4.5 on two: models/osq.pml about 300 s of
-# searches, models/asid.pml about 210 s.
+# About 9.5 minutes on one core, 5.5 on two: models/osq.pml about 300 s of
+# searches, models/asid.pml about 250 s.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
