@@ -28,12 +28,7 @@ for v in copies secs; do
 done
 
 s=$AFFSCHED_TOP/scripts
-"$s/deps.sh"
-"$s/prepare-base.sh"
-"$s/apply-series.sh"
-"$s/build-kernel.sh" arm64 >/dev/null
-"$s/build-module.sh" arm64 >/dev/null
-"$s/build-selftests.sh" arm64 >/dev/null
+build_guest arm64
 
 payload=$BUILD/capture-payload
 rm -rf "$payload"

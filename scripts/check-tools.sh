@@ -226,15 +226,19 @@ check "the bench PNG is a picture (>= 900x500, >= 20 KB, not blank)" png_ok "$tm
 check "the table is the same with and without --png" bash -c '
 	python3 "$1" --targets <"$2" >"$3.plain" && diff "$3.plain" "$3"' _ "$bt" "$bs" "$tmp/bench.table"
 check "the bench table has the static references and the single copy" grep_in "$tmp/bench.table" \
-	'^fstime-shared-16-taskset-1cpu +0 +3 +152,850\.0' '^fstime-shared-1 +0 +3 +154,075\.0' \
-	'fstime-shared-16 on/off >= 20x +115\.2x +met'
-grep -v -e taskset -e capped -e '^BENCH load=fstime-shared-1 ' "$bs" >"$tmp/demo.out"
+	'^fsdisk-16-taskset-1cpu +0 +3 +135,071\.0' '^fsdisk-1 +0 +3 +188,287\.0' \
+	'^fsdisk-16 +0 +3 +192,529\.0 +KBps +331\.9 +21,230 +72 +93,298 +48 *$' \
+	'fsdisk-16 on / best static \(cluster\) >= 0\.95 +0\.68 +MISSED' \
+	'fsdisk-16 stalled passes with enable 1 \(enable 0: 48\) = 0 +0 +met' \
+	'tracking alone \(enable 1, max_reserved 0\) / enable 0 >= 0\.97 +0\.860 +MISSED' \
+	'hackbench-socket-process on/off >= 0\.99 +0\.797 +MISSED'
+grep -v -e taskset -e capped -e '^BENCH load=fs[a-z]*-1 ' -e '^BENCH load=hackbench' "$bs" >"$tmp/demo.out"
 check "bench-table.py --png draws a demo-mode run (no static reference)" \
 	bash -c 'python3 "$1" --png "$2" <"$3" >/dev/null' _ "$bt" "$tmp/demo.png" "$tmp/demo.out"
 check "the demo-mode PNG is a picture" png_ok "$tmp/demo.png" 700 500
 check "bench-table.py --png into a directory that does not exist: exit 3, table printed" bash -c '
 	python3 "$1" --png "$2" <"$3" >"$4" 2>"$4.err"; st=$?
-	[ $st -eq 3 ] && grep -q "cannot write" "$4.err" && grep -q "^fstime-shared-16 " "$4" ||
+	[ $st -eq 3 ] && grep -q "cannot write" "$4.err" && grep -q "^fsdisk-16 " "$4" ||
 		{ echo "exit $st"; cat "$4" "$4.err"; exit 1; }' _ "$bt" "$tmp/no/such/b.png" "$bs" "$tmp/b3"
 check "bench-table.py without BENCH lines: exit 1, no picture" bash -c '
 	echo "# nothing" | python3 "$1" --png "$2" >/dev/null 2>&1; st=$?

@@ -5,25 +5,29 @@
 #
 # Installs what it needs, prepares the base tree, applies the series, builds
 # kernel, module and selftests, boots a guest with 2 NUMA nodes x 2 clusters
-# x 2 cores, loads the module and runs ctx (CTX_PAIRS pairs), shell8 and
-# fstime shared-file (FSTIME_COPIES copies) with enable at 0 and 1,
-# alternating in the same boot, then prints score, index, KB per CPU-second
-# and the on/off ratio of the medians, and draws them in
-# build/MODE-ARCH.png (bench-table.py --png; its path is printed).
+# x 2 cores, loads the module and runs UnixBench's own loads as the
+# selftests' -u modes run them (guest-bench.sh): context1 (CTX_COPIES
+# copies), shell8, and the File Copy tests fsdisk, fstime and fsbuffer
+# (FILE_COPIES copies on shared files), with enable at 0 and 1, alternating
+# in the same boot, then prints score, index, KB per CPU-second, the
+# smallest and largest copy's score, the stalled passes and the on/off
+# ratio of the medians, and draws them in build/MODE-ARCH.png
+# (bench-table.py --png; its path is printed).
 #
 # Environment: ARCH (arm64; x86_64 runs 2 nodes x 4 cores, x86 guests have
-# no clusters), ROUNDS (3), SECONDS_PER_LOAD (5), CTX_PAIRS (4),
-# FSTIME_COPIES (16), KSRC (another base tree, see prepare-base.sh),
-# MODE (demo; "overhead" adds lockcost, see overhead.sh; "bench" adds the
-# taskset sweep and the single copy, see bench.sh).
+# no clusters), ROUNDS (3), SECONDS_PER_LOAD (5: the copy pass of the file
+# tests, the run of the others), CTX_COPIES (4), FILE_COPIES (16), KSRC
+# (another base tree, see prepare-base.sh), MODE (demo; "overhead" adds
+# lockcost, see overhead.sh; "bench" adds hackbench, the taskset sweep, the
+# single copies and the OSQ runs, see bench.sh).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 arch=${ARCH:-arm64}
 rounds=${ROUNDS:-3}
 secs=${SECONDS_PER_LOAD:-5}
-pairs=${CTX_PAIRS:-4}
-copies=${FSTIME_COPIES:-16}
+pairs=${CTX_COPIES:-4}
+copies=${FILE_COPIES:-16}
 mode=${MODE:-demo}
 case "$mode" in
 demo | overhead | bench) ;;
@@ -35,18 +39,14 @@ done
 karch "$arch" >/dev/null
 
 s=$AFFSCHED_TOP/scripts
-"$s/deps.sh"
-"$s/prepare-base.sh"
-"$s/apply-series.sh"
-"$s/build-kernel.sh" "$arch" >/dev/null
-"$s/build-module.sh" "$arch" >/dev/null
-"$s/build-selftests.sh" "$arch" >/dev/null
+build_guest "$arch"
 
 payload=$BUILD/demo-payload-$arch
 rm -rf "$payload"
 mkdir -p "$payload"
 cp -a "$BUILD/selftests/$arch" "$payload/selftests"
 cp "$s/guest-bench.sh" "$s/guest-osq-bench.sh" "$payload/"
+[ "$mode" != bench ] || "$s/fetch-hackbench.sh" "$arch" "$payload/hackbench"
 # The static reference of bench mode: 1 CPU, 2 CPUs of different clusters
 # (arm64; on x86_64 two cores), a cluster (arm64 only) and a node.
 case "$arch" in
@@ -67,19 +67,29 @@ cap=$((1000 * $(nproc) / 8)) # both topologies have 8 CPUs
 # In bench mode the OSQ tweaks follow in the same boot (guest-osq-bench.sh)
 # with OSQ_COPIES copies of fstime: their placement-off runs without the
 # spin cap collapse and take 10-30 times SECONDS_PER_LOAD with 16 copies.
+# OSQ_COPIES=0 leaves them out.
 osq_copies=${OSQ_COPIES:-8}
-[[ "$osq_copies" =~ ^[1-9][0-9]*$ ]] || die "OSQ_COPIES must be a positive integer (got '$osq_copies')"
+[[ "$osq_copies" =~ ^(0|[1-9][0-9]*)$ ]] || die "OSQ_COPIES must be a non-negative integer (got '$osq_copies')"
 osq_cmd=""
-[ "$mode" = bench ] && osq_cmd=" && sh /payload/guest-osq-bench.sh $rounds $secs $osq_copies"
+[ "$mode" != bench ] || [ "$osq_copies" -eq 0 ] ||
+	osq_cmd=" && sh /payload/guest-osq-bench.sh $rounds $secs $osq_copies"
 nstatic=$(echo "$static" | tr ':' ' ' | wc -w)
 out=$BUILD/$mode-$arch.out
-# Per round: ctx and shell8 run secs, fstime about secs + 5 (bench mode:
-# its write and read passes are cut to 2 s), twice, plus the sweep.
-timeout=$((rounds * (3 + nstatic + 1) * (secs * 5 + 60) + 300))
-[ "$mode" != bench ] || timeout=$((timeout + rounds * 10 * (secs * 10 + 60)))
+# Per round and enable state: context1 and shell8 run secs, each file test
+# secs + 19 (UnixBench's settles and the 2 s write and read passes); bench
+# mode adds the capped runs, the sweep (nstatic + 1 per file test), the
+# tracking run, hackbench and the OSQ runs.  The limit allows 5 times that.
+per=$((2 * secs + 3 * (secs + 19)))
+timeout=$((rounds * 2 * per * 5 + 300))
+if [ "$mode" = bench ]; then
+	timeout=$((timeout + rounds * 5 * (3 * (nstatic + 2) * (secs + 19) + 120)))
+fi
+[ -z "$osq_cmd" ] || timeout=$((timeout + rounds * 10 * (secs * 10 + 60)))
 # An instruction-counted guest runs far slower than its own clock.
-[ "${AFFSCHED_ACCEL:-}" != icount ] || timeout=$((rounds * 2 * (secs * 40 + 120) + 300))
-log "running ${rounds} rounds of ${secs}s per load (about $((rounds * (2 * (3 * secs + 20) + (nstatic + 1) * (secs + 10)) / 60 + 1)) min)"
+[ "${AFFSCHED_ACCEL:-}" != icount ] || timeout=$((rounds * 2 * (per * 8 + 120) + 300))
+est=$((2 * per))
+[ "$mode" != bench ] || est=$((est + 3 * (nstatic + 2) * (secs + 19) + 60))
+log "running ${rounds} rounds of ${secs}s per load (about $((rounds * est / 60 + 1)) min${osq_cmd:+ and the OSQ runs})"
 set +e
 "$s/run-vm.sh" --arch "$arch" --topology "$topo" --nodes 2 --payload "$payload" \
 	--timeout "$timeout" -- "sh /payload/guest-bench.sh $rounds $secs $pairs $copies $mode '$static' $cap$osq_cmd" |
@@ -97,7 +107,7 @@ st=0
 python3 "$s/bench-table.py" ${static:+--targets} --png "$png" --title "$title" <"$out" || st=$?
 [ ! -s "$png" ] || echo "picture: $png"
 [ "$st" -eq 0 ] || exit "$st"
-if [ "$mode" = bench ]; then
+if [ -n "$osq_cmd" ]; then
 	echo
 	echo "OSQ tweaks, enable 1 and placement off, fstime with $osq_copies copies on one file and shell8;"
 	echo "medians of $rounds alternating rounds, spin in CPUs (osq_spin_ns per second of wall time):"

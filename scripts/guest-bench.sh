@@ -1,30 +1,44 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# Run inside a guest (busybox sh) from /payload: the demo/benchmark loads
-# with affsched's enable at 0 and 1, alternating within each round (0,1 in
-# odd rounds, 1,0 in even ones) so that drift in the host affects both alike.
-# MODE "demo" (default) runs ctx, shell8 and fstime on one shared file;
+# Run inside a guest (busybox sh) from /payload: UnixBench's own loads, as
+# the -u modes of the selftest programs run them, with affsched's enable at
+# 0 and 1, alternating within each round (0,1 in odd rounds, 1,0 in even
+# ones) so that drift in the host affects both alike:
+#   context1-P   P copies of context1 (ctx -u -p P)
+#   shell8       one looper of "multi.sh 8" (shell_load -u -c 8)
+#   fsdisk-N     File Copy 4096 bufsize 8000 maxblocks, N copies
+#   fstime-N     File Copy 1024 bufsize 2000 maxblocks, N copies
+#   fsbuffer-N   File Copy 256 bufsize 500 maxblocks, N copies
+# The N copies of a file test creat() and share DIR/dummy0 and DIR/dummy1,
+# as UnixBench 5.1.3 does; each pass is preceded by UnixBench's sync() and
+# sleep()s; the write and read passes run 2 s, the copy pass SECONDS.
 # MODE "overhead" runs lockcost first, with hold_sample at its default and
 # at 1 (lockcost-h1): uncontended 1 KB writes by a group member, whose
 # score is writes per second (1e9 / mean ns per write).
-# MODE "bench" adds, in every round and with enable at 0, the static
-# reference: fstime on one shared file with all copies confined by taskset
-# to each CPU list of STATIC ("name=cpulist:...", e.g. "1cpu=0:node=0-3";
-# colons, since run-vm.sh passes the command line on as words),
-# and one copy alone (fstime-shared-1, the KB per CPU-second reference);
-# during the enable=1 fstime run it samples the load's group.  With CAP
-# (permille, the host's cores over the guest's CPUs), it runs that fstime
-# once more with max_reserved at CAP: fstime-shared-N-capped.
-# fstime's write and read passes run at most 2 s: the score is the copy
-# pass's, which runs SECONDS.
+# MODE "bench" adds, in every round:
+#   - hackbench (Debian's rt-tests, from /payload/hackbench) over pipes and
+#     sockets, processes and threads (hackbench-pipe-process, ...), with
+#     enable 0 and 1;
+#   - with CAP (permille, the host's cores over the guest's CPUs), each file
+#     test once more with enable 1 and max_reserved at CAP (NAME-N-capped);
+#   - with enable 0, the static reference: each file test with all copies
+#     confined by taskset to each CPU list of STATIC ("name=cpulist:...",
+#     e.g. "1cpu=0:node=0-3"; colons, since run-vm.sh passes the command
+#     line on as words), NAME-N-taskset-name, and one copy alone, NAME-1;
+#   - fsdisk-N-taskset-1cpu also with enable 1 and max_reserved 0 (the cost
+#     of tracking alone: groups form, nothing is placed), alternating with
+#     its enable 0 run.
 # Prints one line per run:
-#   BENCH load=<name> enable=<0|1> round=<r> score=<s> unit=<u> index=<i> kbcpu=<k>
-# and in bench mode one line per enable=1 fstime run:
-#   BENCH-GROUP round=<r> members=<m> u=<permille> n=<n> cpus=<list>
+#   BENCH load=<name> enable=<0|1> round=<r> score=<s> unit=<u> index=<i>
+#         kbcpu=<k> min=<smallest copy> max=<largest copy> stalls=<passes>
+# (stalls: passes of any copy longer than 3 times their nominal time), one
+# per enable=1 run of a file test in bench mode with the group sampled in
+# the middle of its copy pass:
+#   BENCH-GROUP load=<name> round=<r> members=<m> u=<permille> n=<n> cpus=<list>
 # and one per enable=1 run with what placement did meanwhile (stats deltas):
 #   BENCH-STATS load=<name> round=<r> group_assign=<k> wake_redirect=<k> ...
-# Usage: guest-bench.sh ROUNDS SECONDS [CTX_PAIRS] [FSTIME_COPIES] [MODE] [STATIC] [CAP]
+# Usage: guest-bench.sh ROUNDS SECONDS [CTX_COPIES] [FILE_COPIES] [MODE] [STATIC] [CAP]
 
 rounds=${1:-3}
 t=${2:-5}
@@ -34,16 +48,27 @@ mode=${5:-demo}
 static=${6:-}
 cap=${7:-}
 bin=/payload/selftests
+hb=/payload/hackbench
 work=/tmp/affsched-bench
 mkdir -p "$work"
 d=/sys/kernel/debug/affsched
 en_file=$d/enable
 hs_default=$(cat $d/hold_sample 2>/dev/null)
-wsecs=$((t < 2 ? t : 2))
+# UnixBench's File Copy tests: name, bufsize, maxblocks
+file_tests="fsdisk:4096:8000 fstime:1024:2000 fsbuffer:256:500"
+# hackbench: groups of 20 senders and 20 receivers, loops per sender
+hb_groups=${HB_GROUPS:-4}
+hb_loops=${HB_LOOPS:-100}
 
 # field NAME FILE: value of the "# NAME <value>" line of a load's output
 field() {
 	sed -n "s/^# $1 \([0-9.]*\).*/\1/p" "$2" | tail -n 1
+}
+
+# hackbench's time, as messages per second
+hackbench_score() {
+	awk -v m=$((hb_groups * 20 * 20 * hb_loops)) \
+		'/^Time:/ && $2 > 0 { printf "%.0f", m / $2; found = 1 } END { exit !found }' "$1"
 }
 
 one() {
@@ -66,41 +91,72 @@ one() {
 	if [ -n "$ns" ]; then
 		echo "BENCH load=$name enable=$en round=$r" \
 			"score=$(awk -v ns="$ns" 'BEGIN { printf "%.0f", 1e9 / ns }')" \
-			"unit=w/s index= kbcpu= ns=$ns member=$(sed -n 's/^# member //p' "$work/out")"
+			"unit=w/s index= kbcpu= min= max= stalls= ns=$ns member=$(sed -n 's/^# member //p' "$work/out")"
 		return
 	fi
+	case $name in
+	hackbench-*)
+		if ! s=$(hackbench_score "$work/out"); then
+			sed 's/^/  | /' "$work/out"
+			echo "BENCH-FAIL load=$name enable=$en round=$r status=no-time"
+			return
+		fi
+		echo "BENCH load=$name enable=$en round=$r score=$s unit=msg/s index= kbcpu= min= max= stalls="
+		return
+		;;
+	esac
 	unit=$(sed -n 's/^# score [0-9.]* \([A-Za-z]*\).*/\1/p' "$work/out" | tail -n 1)
 	echo "BENCH load=$name enable=$en round=$r score=$(field score "$work/out")" \
 		"unit=$unit index=$(field index "$work/out")" \
-		"kbcpu=$(field kb_per_cpu_second "$work/out")"
+		"kbcpu=$(field kb_per_cpu_second "$work/out")" \
+		"min=$(field min_copy_score "$work/out") max=$(field max_copy_score "$work/out")" \
+		"stalls=$(field stalls "$work/out")"
 }
 
-# The rwsem group with the most members, sampled in the middle of an
-# fstime copy pass that starts about 2 * wsecs + 1 s after the load.
+# The rwsem group with the most members, sampled in the middle of a file
+# test's copy pass: it starts after two settles of 4 s, the write and read
+# passes of 2 s each and a settle of 3 s.
 sample_group() {
-	sleep $((2 * wsecs + 1 + t / 2))
-	awk -v r="$1" 'NR > 1 && $2 == "rwsem" && $3 > best { best = $3
-		line = "BENCH-GROUP round=" r " members=" $3 " u=" $4 " n=" $5 " cpus=" $8 }
+	sleep $((4 + 2 + 4 + 2 + 3 + t / 2))
+	awk -v l="$1" -v r="$2" 'NR > 1 && $2 == "rwsem" && $3 > best { best = $3
+		line = "BENCH-GROUP load=" l " round=" r " members=" $3 " u=" $4 " n=" $5 " cpus=" $8 }
 		END { if (line != "") print line }' $d/groups
 }
 
-fstime_shared() {
-	en=$1 r=$2
-	if [ "$mode" = bench ] && [ "$en" = 1 ]; then
-		sample_group "$r" >"$work/group" &
+# file_test NAME-N ENABLE ROUND BUFSIZE MAXBLOCKS COPIES [taskset CPUS]
+file_test() {
+	name=$1 en=$2 r=$3 b=$4 m=$5 c=$6
+	shift 6
+	sp=
+	if [ "$mode" = bench ] && [ "$en" = 1 ] && [ "$c" -gt 1 ]; then
+		sample_group "$name" "$r" >"$work/group" &
 		sp=$!
 	fi
-	one "fstime-shared-${copies}" "$en" "$r" "$bin/fstime" -s -c "$copies" -w "$wsecs" -t "$t" -d "$work"
-	if [ -n "${sp:-}" ]; then
+	one "$name" "$en" "$r" "$@" "$bin/fstime" -u -b "$b" -m "$m" -c "$c" -t "$t" -d "$work"
+	if [ -n "$sp" ]; then
 		wait "$sp"
 		cat "$work/group"
-		sp=
 	fi
 }
 
-# The static reference, in a rotating order; enable is 0.
+hackbench_all() {
+	en=$1 r=$2
+	for ipc in pipe socket; do
+		for how in process threads; do
+			set -- -g "$hb_groups" -l "$hb_loops"
+			[ $ipc = pipe ] && set -- "$@" -p
+			[ $how = threads ] && set -- "$@" -T
+			one "hackbench-$ipc-$how" "$en" "$r" \
+				"$hb/ld.so" --library-path "$hb" "$hb/hackbench" "$@"
+		done
+	done
+}
+
+# The static reference and the single copies, in a rotating order; enable
+# is 0 but for fsdisk's one-CPU confinement, which also runs with tracking
+# alone (enable 1, max_reserved 0), the two in the round's order.
 static_sweep() {
-	r=$1
+	r=$1 order=$2
 	set -- $(echo "$static" | tr ':' ' ')
 	k=1
 	while [ $k -lt "$r" ] && [ $# -gt 1 ]; do
@@ -109,17 +165,37 @@ static_sweep() {
 		set -- "$@" "$first"
 		k=$((k + 1))
 	done
-	for s in "$@"; do
-		name=${s%%=*}
-		cpus=${s#*=}
-		one "fstime-shared-${copies}-taskset-$name" 0 "$r" \
-			taskset -c "$cpus" "$bin/fstime" -s -c "$copies" -w "$wsecs" -t "$t" -d "$work"
+	for ft in $file_tests; do
+		IFS=: read -r tn b m <<EOF
+$ft
+EOF
+		for s in "$@"; do
+			sn=${s%%=*}
+			cpus=${s#*=}
+			ens=0
+			[ "$tn:$sn" = fsdisk:1cpu ] && ens=$order
+			for en in $ens; do
+				if [ "$en" = 1 ]; then
+					mr=$(cat $d/max_reserved)
+					echo 0 >$d/max_reserved && echo 1 >$en_file || exit 1
+				fi
+				file_test "$tn-$copies-taskset-$sn" "$en" "$r" "$b" "$m" "$copies" \
+					taskset -c "$cpus"
+				if [ "$en" = 1 ]; then
+					echo 0 >$en_file && echo "$mr" >$d/max_reserved || exit 1
+				fi
+			done
+		done
+		file_test "$tn-1" 0 "$r" "$b" "$m" 1
 	done
-	one fstime-shared-1 0 "$r" "$bin/fstime" -s -c 1 -w "$wsecs" -t "$t" -d "$work"
 }
 
 echo "# guest: $(nproc) CPUs, nodes $(cat /sys/devices/system/node/online)," \
 	"kernel $(uname -r), $rounds rounds of ${t}s per load, mode $mode"
+if [ "$mode" = bench ] && ! "$hb/ld.so" --library-path "$hb" "$hb/hackbench" -g 1 -l 1 >/dev/null 2>&1; then
+	echo "# hackbench does not run from $hb: left out"
+	hb=
+fi
 r=1
 while [ $r -le "$rounds" ]; do
 	if [ $((r % 2)) -eq 1 ]; then order="0 1"; else order="1 0"; fi
@@ -131,20 +207,25 @@ while [ $r -le "$rounds" ]; do
 			one lockcost-h1 $en $r "$bin/lockcost" -d "$work"
 			echo "$hs_default" >$d/hold_sample || exit 1
 		fi
-		one "ctx-${pairs}pairs" $en $r "$bin/ctx" -p "$pairs" -t "$t"
-		one shell8 $en $r "$bin/shell_load" -c 8 -t "$t" -d "$work/shell"
-		fstime_shared $en $r
-		if [ "$mode" = bench ] && [ "$en" = 1 ] && [ -n "$cap" ]; then
-			mr=$(cat $d/max_reserved)
-			echo "$cap" >$d/max_reserved || exit 1
-			one "fstime-shared-${copies}-capped" 1 "$r" \
-				"$bin/fstime" -s -c "$copies" -w "$wsecs" -t "$t" -d "$work"
-			echo "$mr" >$d/max_reserved || exit 1
-		fi
+		one "context1-${pairs}" $en $r "$bin/ctx" -u -p "$pairs" -t "$t"
+		one shell8 $en $r "$bin/shell_load" -u -c 8 -t "$t" -d "$work/shell"
+		[ "$mode" = bench ] && [ -n "$hb" ] && hackbench_all $en $r
+		for ft in $file_tests; do
+			IFS=: read -r tn b m <<EOF
+$ft
+EOF
+			file_test "$tn-$copies" $en $r "$b" "$m" "$copies"
+			if [ "$mode" = bench ] && [ "$en" = 1 ] && [ -n "$cap" ]; then
+				mr=$(cat $d/max_reserved)
+				echo "$cap" >$d/max_reserved || exit 1
+				file_test "$tn-$copies-capped" 1 "$r" "$b" "$m" "$copies"
+				echo "$mr" >$d/max_reserved || exit 1
+			fi
+		done
 	done
 	if [ "$mode" = bench ]; then
 		echo 0 >$en_file || exit 1
-		static_sweep $r
+		static_sweep $r "$order"
 	fi
 	r=$((r + 1))
 done

@@ -61,6 +61,19 @@ kimage() {
 	esac
 }
 
+# build_guest ARCH: what a guest run needs, from nothing: the packages, the
+# base tree with the series applied, and the kernel, module and selftests
+# for ARCH (their output goes to the build logs, not to stdout).
+build_guest() {
+	local s=$AFFSCHED_TOP/scripts
+	"$s/deps.sh"
+	"$s/prepare-base.sh"
+	"$s/apply-series.sh"
+	"$s/build-kernel.sh" "$1" >/dev/null
+	"$s/build-module.sh" "$1" >/dev/null
+	"$s/build-selftests.sh" "$1" >/dev/null
+}
+
 # base_obj ARCH: make sure $BUILD/linux-base is a worktree of $KSRC at
 # $BASE_TAG with a configured, prepared object directory for ARCH (the
 # guest configuration), enough to compile single objects of the base;

@@ -4,9 +4,9 @@
 # overhead.sh - the cost of hold-ratio tracking alone, enable 1 against 0.
 #
 # demo.sh in MODE=overhead: lockcost (uncontended writes by a group member,
-# with hold_sample at its default and at 1), then ctx, shell8 and fstime on
-# one shared file (16 copies), enable 0 and 1 alternating in one boot,
-# medians and on/off ratios.
+# with hold_sample at its default and at 1), then the demo's UnixBench loads
+# (context1, shell8, fsdisk, fstime and fsbuffer with 16 copies on shared
+# files), enable 0 and 1 alternating in one boot, medians and on/off ratios.
 #
 # By default the guest runs with instruction counting (AFFSCHED_ACCEL=
 # icount): its clocks count executed instructions, so a figure depends on
