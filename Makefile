@@ -3,7 +3,8 @@
 # affsched - top-level targets.  Everything generated goes to build/.
 #   make demo    the main job: patched 5.10 in a QEMU guest, loads on/off
 #   make check   every test; ends with "N passed, N failed"
-#   make bench   placement against off and static confinement (scripts/bench.sh)
+#   make bench   UnixBench loads and hackbench on/off, static confinement,
+#                the Kunpeng-like large guest (scripts/bench.sh)
 #   make overhead  cost of the hold-ratio tracking alone (instruction-counted guest)
 #   make rpm     the kmod RPM of the module against build/obj/$(RPM_ARCH) (x86_64)
 #   make kernel ARCH=x86_64|arm64, make module, make selftests
