@@ -118,12 +118,12 @@ for load in loads:
     for en, r in ((0, off), (1, on)):
         if not r:
             continue
-        ratio = ''
+        onoff = ''
         if en == 1 and off and med(off['score']) and med(r['score']) is not None:
-            ratio = ratio_text(med(r['score']) / med(off['score']))
+            onoff = ratio_text(med(r['score']) / med(off['score']))
         print(f"{load:<28} {en:>6} {len(r['score']):>3} {fmt(med(r['score'])):>16} "
               f"{r['unit']:>5} {fmt(med(r['index'])):>8} {fmt(med(r['kbcpu']), 0):>9} "
-              f"{fmt(med(r['min']), 0):>9} {fmt(med(r['max']), 0):>9} {stalls_text(r):>6} {ratio:>7}")
+              f"{fmt(med(r['min']), 0):>9} {fmt(med(r['max']), 0):>9} {stalls_text(r):>6} {onoff:>7}")
 
 
 def score(load, en, field='score'):

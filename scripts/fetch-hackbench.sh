@@ -25,10 +25,7 @@ cache=$BUILD/cache/hackbench-$deb
 if [ ! -x "$cache/bin/hackbench" ]; then
 	rm -rf "$cache"
 	mkdir -p "$cache/bin"
-	dpkg --print-foreign-architectures | grep -qx "$deb" ||
-		[ "$(dpkg --print-architecture)" = "$deb" ] || dpkg --add-architecture "$deb"
-	(cd "$cache" && { apt-get download "rt-tests:$deb" "libc6:$deb" >/dev/null 2>&1 ||
-		{ apt-get update -qq && apt-get download "rt-tests:$deb" "libc6:$deb"; }; })
+	apt_download "$deb" "$cache" "rt-tests:$deb" "libc6:$deb"
 	for p in "$cache"/*.deb; do
 		dpkg-deb -x "$p" "$cache/root"
 	done

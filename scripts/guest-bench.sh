@@ -56,6 +56,11 @@ en_file=$d/enable
 hs_default=$(cat $d/hold_sample 2>/dev/null)
 # UnixBench's File Copy tests: name, bufsize, maxblocks
 file_tests="fsdisk:4096:8000 fstime:1024:2000 fsbuffer:256:500"
+# ft_split NAME:BUFSIZE:MAXBLOCKS: set tn, b and m
+ft_split() {
+	tn=${1%%:*} m=${1##*:} b=${1#*:}
+	b=${b%:*}
+}
 # hackbench: groups of 20 senders and 20 receivers, loops per sender
 hb_groups=${HB_GROUPS:-4}
 hb_loops=${HB_LOOPS:-100}
@@ -166,9 +171,7 @@ static_sweep() {
 		k=$((k + 1))
 	done
 	for ft in $file_tests; do
-		IFS=: read -r tn b m <<EOF
-$ft
-EOF
+		ft_split "$ft"
 		for s in "$@"; do
 			sn=${s%%=*}
 			cpus=${s#*=}
@@ -211,9 +214,7 @@ while [ $r -le "$rounds" ]; do
 		one shell8 $en $r "$bin/shell_load" -u -c 8 -t "$t" -d "$work/shell"
 		[ "$mode" = bench ] && [ -n "$hb" ] && hackbench_all $en $r
 		for ft in $file_tests; do
-			IFS=: read -r tn b m <<EOF
-$ft
-EOF
+			ft_split "$ft"
 			file_test "$tn-$copies" $en $r "$b" "$m" "$copies"
 			if [ "$mode" = bench ] && [ "$en" = 1 ] && [ -n "$cap" ]; then
 				mr=$(cat $d/max_reserved)

@@ -61,6 +61,18 @@ kimage() {
 	esac
 }
 
+# apt_download DEBARCH DIR PKG...: download the Debian packages PKG (of
+# architecture DEBARCH, added as a foreign one if needed) into DIR with
+# 'apt-get download', updating the package lists once if they lack them.
+apt_download() {
+	local deb=$1 dir=$2
+	shift 2
+	dpkg --print-foreign-architectures | grep -qx "$deb" ||
+		[ "$(dpkg --print-architecture)" = "$deb" ] || dpkg --add-architecture "$deb"
+	(cd "$dir" && { apt-get download "$@" >/dev/null 2>&1 ||
+		{ apt-get update -qq && apt-get download "$@"; }; })
+}
+
 # build_guest ARCH: what a guest run needs, from nothing: the packages, the
 # base tree with the series applied, and the kernel, module and selftests
 # for ARCH (their output goes to the build logs, not to stdout).

@@ -19,10 +19,7 @@ deb=$(debarch "$arch")
 cache=$BUILD/cache/busybox-$deb
 if [ ! -x "$cache/bin/busybox" ]; then
 	mkdir -p "$cache"
-	dpkg --print-foreign-architectures | grep -qx "$deb" ||
-		[ "$(dpkg --print-architecture)" = "$deb" ] || dpkg --add-architecture "$deb"
-	(cd "$cache" && { apt-get download "busybox-static:$deb" >/dev/null 2>&1 ||
-		{ apt-get update -qq && apt-get download "busybox-static:$deb"; }; })
+	apt_download "$deb" "$cache" "busybox-static:$deb"
 	dpkg-deb -x "$cache"/busybox-static_*.deb "$cache/root"
 	mkdir -p "$cache/bin"
 	cp "$cache/root/bin/busybox" "$cache/bin/busybox"
