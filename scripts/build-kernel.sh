@@ -7,7 +7,8 @@
 # the series applied) in build/obj/ARCH[-VARIANT].  ARCH is x86_64 or arm64;
 # VARIANT 'debug' adds configs/debug.config (lockdep and friends) and
 # configs/debug-ARCH.config; VARIANT 'kcsan' (x86_64 only) adds
-# configs/kcsan-x86_64.config, the data race detector.
+# configs/kcsan-x86_64.config, the data race detector; VARIANT 'bench'
+# adds configs/bench.config (AF_UNIX sockets for hackbench, make bench).
 # The configuration is allnoconfig plus the fragments in configs/; every
 # option a fragment asks for is checked to be in the result.
 # Incremental: re-running after a source change rebuilds only what changed.
@@ -18,13 +19,13 @@ set -euo pipefail
 
 arch=${1:-}
 variant=${2:-}
-[ -n "$arch" ] || die "usage: build-kernel.sh x86_64|arm64 [debug|kcsan]"
+[ -n "$arch" ] || die "usage: build-kernel.sh x86_64|arm64 [debug|kcsan|bench]"
 karch=$(karch "$arch")
 cross=$(kcross "$arch")
 case "$variant" in
-"" | debug) ;;
+"" | debug | bench) ;;
 kcsan) [ "$arch" = x86_64 ] || die "variant 'kcsan' is x86_64 only: 5.10 has no arm64 KCSAN" ;;
-*) die "unknown variant '$variant' (only 'debug' or 'kcsan')" ;;
+*) die "unknown variant '$variant' (only 'debug', 'kcsan' or 'bench')" ;;
 esac
 
 obj=${AFFSCHED_OBJ:-$BUILD/obj/$arch${variant:+-$variant}}
@@ -36,6 +37,7 @@ if [ "$variant" = debug ]; then
 	[ -f "$cfgdir/debug-$arch.config" ] && frags+=("$cfgdir/debug-$arch.config")
 fi
 [ "$variant" = kcsan ] && frags+=("$cfgdir/kcsan-$arch.config")
+[ "$variant" = bench ] && frags+=("$cfgdir/bench.config")
 
 mk() {
 	make -C "$KSRC" O="$obj" ARCH="$karch" CROSS_COMPILE="$cross" "$@"

@@ -11,7 +11,7 @@ set -euo pipefail
 
 arch=${1:-}
 variant=${2:-}
-[ -n "$arch" ] || die "usage: build-module.sh x86_64|arm64 [debug|kcsan]"
+[ -n "$arch" ] || die "usage: build-module.sh x86_64|arm64 [debug|kcsan|bench]"
 karch=$(karch "$arch")
 cross=$(kcross "$arch")
 obj=$BUILD/obj/$arch${variant:+-$variant}

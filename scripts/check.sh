@@ -50,6 +50,12 @@ t() {
 		echo "not ok $n - $name ($((SECONDS - start))s, log: $log)"
 		tail -n 25 "$log" | sed 's/^/#   /'
 	fi
+	took $((SECONDS - start)) "$name"
+}
+
+# took SECONDS WHAT: note a step's time for the summary that finish prints
+took() {
+	echo "$1 $2" >>"$logs/times.txt"
 }
 
 # record NAME STATUS : count a result decided elsewhere
@@ -64,7 +70,12 @@ record() {
 	fi
 }
 
+# The slowest steps and the total, last before the count so that a
+# truncated CI log still shows where the time went.
 finish() {
+	echo "# slowest steps (s):"
+	sort -rn "$logs/times.txt" 2>/dev/null | head -n 12 | sed 's/^/#   /'
+	echo "# make check took $((SECONDS / 60)) min $((SECONDS % 60)) s"
 	echo "$pass passed, $fail failed"
 	[ "$fail" -eq 0 ]
 	exit
@@ -332,6 +343,7 @@ guest() {
 		--log "$vmlog" --timeout 1800 -- sh /payload/guest-selftests.sh "$t_load" $v >"$out" 2>&1
 	st=$?
 	echo "# $tag guest ran for $((SECONDS - start))s (exit $st), log: $vmlog"
+	took $((SECONDS - start)) "$tag guest"
 	record "$tag guest booted and ran the selftests to the end" $st
 	kunit=$(python3 "$KSRC/tools/testing/kunit/kunit.py" parse "$vmlog" 2>&1)
 	echo "$kunit" >"$logs/kunit-$tag.log"
@@ -368,6 +380,7 @@ known_answer_icount() {
 		--log "$vmlog" --timeout 900 -- sh /payload/guest-known-answer.sh >"$out" 2>&1
 	st=$?
 	echo "# $tag guest ran for $((SECONDS - start))s (exit $st), log: $vmlog"
+	took $((SECONDS - start)) "$tag guest"
 	record "$tag guest booted and ran the known answer to the end" $st
 	record_selftests "$tag" "$out" " (enforced)"
 	[ "$(grep -c '^AFFSCHED-TEST ' "$out")" -eq 2 ] || record "$tag both targets reported" 1
@@ -400,6 +413,7 @@ kcsan_guest() {
 		--log "$vmlog" --timeout 1500 -- sh /payload/guest-selftests.sh "$t_load" "$v" >"$out" 2>&1
 	st=$?
 	echo "# $tag guest ran for $((SECONDS - start))s (exit $st), log: $vmlog"
+	took $((SECONDS - start)) "$tag guest"
 	record "$tag guest booted and ran the selftests to the end" $st
 	record_selftests "$tag" "$out"
 	grep -q '^AFFSCHED-TEST placement ' "$out" || record "$tag selftests all reported" 1

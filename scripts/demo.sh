@@ -39,7 +39,10 @@ done
 karch "$arch" >/dev/null
 
 s=$AFFSCHED_TOP/scripts
-build_guest "$arch"
+# Bench mode's kernel adds AF_UNIX sockets for hackbench (configs/bench.config).
+variant=
+[ "$mode" != bench ] || variant=bench
+build_guest "$arch" $variant
 
 payload=$BUILD/demo-payload-$arch
 rm -rf "$payload"
@@ -91,7 +94,7 @@ est=$((2 * per))
 [ "$mode" != bench ] || est=$((est + 3 * (nstatic + 2) * (secs + 19) + 60))
 log "running ${rounds} rounds of ${secs}s per load (about $((rounds * est / 60 + 1)) min${osq_cmd:+ and the OSQ runs})"
 set +e
-"$s/run-vm.sh" --arch "$arch" --topology "$topo" --nodes 2 --payload "$payload" \
+"$s/run-vm.sh" --arch "$arch" ${variant:+--variant "$variant"} --topology "$topo" --nodes 2 --payload "$payload" \
 	--timeout "$timeout" -- "sh /payload/guest-bench.sh $rounds $secs $pairs $copies $mode '$static' $cap$osq_cmd" |
 	tee "$out"
 st=${PIPESTATUS[0]}

@@ -73,16 +73,17 @@ apt_download() {
 		{ apt-get update -qq && apt-get download "$@"; }; })
 }
 
-# build_guest ARCH: what a guest run needs, from nothing: the packages, the
-# base tree with the series applied, and the kernel, module and selftests
-# for ARCH (their output goes to the build logs, not to stdout).
+# build_guest ARCH [VARIANT]: what a guest run needs, from nothing: the
+# packages, the base tree with the series applied, and the kernel and
+# module for ARCH (and VARIANT, see build-kernel.sh) and the selftests for
+# ARCH (their output goes to the build logs, not to stdout).
 build_guest() {
 	local s=$AFFSCHED_TOP/scripts
 	"$s/deps.sh"
 	"$s/prepare-base.sh"
 	"$s/apply-series.sh"
-	"$s/build-kernel.sh" "$1" >/dev/null
-	"$s/build-module.sh" "$1" >/dev/null
+	"$s/build-kernel.sh" "$1" ${2:-} >/dev/null
+	"$s/build-module.sh" "$1" ${2:-} >/dev/null
 	"$s/build-selftests.sh" "$1" >/dev/null
 }
 

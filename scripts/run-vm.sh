@@ -11,7 +11,8 @@
 # Options:
 #   --arch x86_64|arm64     guest architecture (default: x86_64)
 #   --kernel PATH           kernel image (default: build/obj/ARCH/...)
-#   --variant debug         use the kernel built with configs/debug.config
+#   --variant V             the kernel and module of build-kernel.sh ARCH V
+#                           (debug, kcsan or bench)
 #   --topology SPEC         sockets=S,clusters=C,cores=K (clusters: arm64 only;
 #                           default sockets=2,cores=4 on x86_64 and
 #                           sockets=2,clusters=2,cores=2 on arm64)
