@@ -4,8 +4,16 @@
 #   make demo    the main job: patched 5.10 in a QEMU guest, loads on/off
 #   make check   every test; ends with "N passed, N failed"
 #   make bench   UnixBench loads and hackbench on/off, static confinement,
-#                the Kunpeng-like large guest (scripts/bench.sh)
+#                the OSQ runs, then the Kunpeng-like large guest
 #   make overhead  cost of the hold-ratio tracking alone (instruction-counted guest)
+# demo, bench and overhead are scripts/demo.sh in MODE demo, bench and
+# overhead (its header has what each runs and the environment it reads);
+# bench then runs scripts/large-guest.sh unless LARGE=0.  Their defaults:
+#   bench     ROUNDS=3 SECONDS_PER_LOAD=5 CTX_COPIES=8; on a 2-core host
+#             about 50 min, the OSQ runs 15 more (OSQ_COPIES=0 leaves them
+#             out), the large guest about 10
+#   overhead  ROUNDS=5 SECONDS_PER_LOAD=2 (guest seconds) under
+#             instruction counting (AFFSCHED_ACCEL=icount; tcg for host time)
 #   make rpm     the kmod RPM of the module against build/obj/$(RPM_ARCH) (x86_64)
 #   make kernel ARCH=x86_64|arm64, make module, make selftests
 #   make base, make apply, make export   (the kernel tree and patches/)
@@ -20,10 +28,14 @@ check:
 	scripts/check.sh
 
 bench:
-	scripts/bench.sh
+	MODE=bench ROUNDS=$${ROUNDS:-3} SECONDS_PER_LOAD=$${SECONDS_PER_LOAD:-5} \
+		CTX_COPIES=$${CTX_COPIES:-8} scripts/demo.sh; st=$$?; \
+	if [ "$${LARGE:-1}" != 0 ]; then echo; scripts/large-guest.sh || st=1; fi; \
+	exit $$st
 
 overhead:
-	scripts/overhead.sh
+	MODE=overhead ROUNDS=$${ROUNDS:-5} SECONDS_PER_LOAD=$${SECONDS_PER_LOAD:-2} \
+		AFFSCHED_ACCEL=$${AFFSCHED_ACCEL:-icount} scripts/demo.sh
 
 # The kernel tree is built first only if it is not there yet.
 rpm:

@@ -1,8 +1,15 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Summarise the BENCH lines of guest-bench.sh: medians per load and state,
+"""Summarise the BENCH lines of guest/bench.sh: medians per load and state,
 the smallest and largest copy's score, the stalled passes and the on/off
 ratio of the medians.  Reads the guest output on stdin.
+
+If the output has OSQ lines (guest/osq-bench.sh, bench mode), a second
+table follows: per load and OSQ configuration, the medians over the rounds
+of the score, the spin time per second of wall time (in CPUs), the
+hand-offs per second, the local share of the hand-offs, and the passed
+(osq_bypass) and capped spinners per second, with the score and spin time
+as ratios to the "none" configuration.
 
 With --targets (bench mode) it also prints the placement targets: each
 UnixBench file test (fsdisk, fstime, fsbuffer) with enable 1 against its
@@ -51,7 +58,7 @@ def plot_module():
 
 
 ap = argparse.ArgumentParser(prog=PROG, description='Summarise the BENCH lines of '
-                             'guest-bench.sh (stdin): medians, on/off ratios, targets.',
+                             'guest/bench.sh (stdin): medians, on/off ratios, targets.',
                              epilog='Exit status: 0 every run completed; 1 a run failed or '
                              'there was none; 2 bad arguments; 3 the picture could not be drawn.')
 ap.add_argument('--targets', action='store_true',
@@ -71,7 +78,18 @@ runs = {}
 groups = []
 scope = None
 fails = 0
+osq_runs = {}
+osq_order = ['none', 'prev_cpu', 'numa', 'cap', 'all']
 for line in sys.stdin:
+    if line.startswith('OSQ-FAIL'):
+        fails += 1
+        continue
+    if line.startswith('OSQ load='):
+        kv = dict(re.findall(r'(\w+)=(\S*)', line))
+        osq_runs.setdefault((kv['load'], kv['config']), []).append(kv)
+        if kv['config'] not in osq_order:
+            osq_order.append(kv['config'])  # e.g. numa:4, a sweep of the bound
+        continue
     if line.startswith('BENCH-SCOPE '):
         scope = dict(re.findall(r'(\w+)=(\S*)', line))
         continue
@@ -319,6 +337,43 @@ def draw(path, title):
     plot.save(fig, path)
 
 
+def osq_table():
+    """The OSQ configurations' medians, as ratios to "none" where it ran."""
+    print()
+    print('OSQ tweaks (guest/osq-bench.sh), enable 1 and placement off; medians of the rounds,')
+    print('spin in CPUs (osq_spin_ns per second of wall time):')
+    row = '%-18s %-9s %10s %6s %8s %6s %9s %6s %9s %9s %3s'
+    print(row % ('load', 'config', 'score', 'unit', '/none', 'spin', 'spin/none',
+                 'local', 'hand-off/s', 'bypass/s', 'n'))
+    print(row % ('', '', '', '', '', 'CPUs', '', 'share', '', 'capped/s', ''))
+
+    def per_s(r, f):
+        return int(r[f]) / float(r['wall'])
+
+    for load in sorted({k[0] for k in osq_runs}):
+        base = osq_runs.get((load, 'none'))
+        bscore = med([float(r['score']) for r in base]) if base else None
+        bspin = med([per_s(r, 'osq_spin_ns') / 1e9 for r in base]) if base else None
+        for cfg in osq_order:
+            rs = osq_runs.get((load, cfg))
+            if not rs:
+                continue
+            sc = med([float(r['score']) for r in rs])
+            spin = med([per_s(r, 'osq_spin_ns') / 1e9 for r in rs])
+            hand = [int(r['osq_handoff_local']) + int(r['osq_handoff_remote']) for r in rs]
+            share = med([int(r['osq_handoff_local']) / h if h else 0.0 for r, h in zip(rs, hand)])
+            hps = med([h / float(r['wall']) for r, h in zip(rs, hand)])
+            byp = med([per_s(r, 'osq_bypass') for r in rs])
+            cap = med([per_s(r, 'spin_capped') for r in rs])
+            print('%-18s %-9s %10.0f %6s %8s %6.2f %9s %6.3f %9.0f %9s %3d' %
+                  (load, cfg, sc, rs[0]['unit'],
+                   '%.3f' % (sc / bscore) if bscore else '-', spin,
+                   '%.3f' % (spin / bspin) if bspin else '-', share, hps,
+                   '%.0f/%.0f' % (byp, cap), len(rs)))
+
+
+if osq_runs:
+    osq_table()
 status = 1 if fails or not runs else 0
 if args.png is not None:
     sys.stdout.flush()

@@ -3,7 +3,7 @@
 #
 # capture-samples.sh [COPIES] [SECONDS] - record, in the arm64 guest (2
 # nodes x 2 clusters x 2 cores), what affsched does with fstime on one
-# shared file with enable at 1 (scripts/guest-capture.sh), and keep it:
+# shared file with enable at 1 (scripts/guest/capture.sh), and keep it:
 #
 #   selftests/affsched/testdata/recorded/trace-arm64.txt   ftrace text of the
 #       affsched events and sched:sched_migrate_task
@@ -34,10 +34,10 @@ payload=$BUILD/capture-payload
 rm -rf "$payload"
 mkdir -p "$payload"
 cp -a "$BUILD/selftests/arm64" "$payload/selftests"
-cp "$s/guest-capture.sh" "$payload/"
+cp "$s/guest/capture.sh" "$payload/"
 out=$BUILD/capture.out
 "$s/run-vm.sh" --arch arm64 --payload "$payload" --log "$BUILD/vm-capture.log" \
-	--timeout 900 -- sh /payload/guest-capture.sh "$copies" "$secs" >"$out"
+	--timeout 900 -- sh /payload/capture.sh "$copies" "$secs" >"$out"
 
 rec=$AFFSCHED_TOP/selftests/affsched/testdata/recorded
 img=$AFFSCHED_TOP/Documentation/images

@@ -307,7 +307,7 @@ make_payload() {
 	rm -rf "$1"
 	mkdir -p "$1"
 	cp -a "$BUILD/selftests/$2" "$1/selftests"
-	cp "$AFFSCHED_TOP/scripts/$3" "$1/"
+	cp "$AFFSCHED_TOP/scripts/guest/$3" "$1/"
 }
 
 # console_clean LOG: no lockdep, sleep-in-atomic, BUG or WARN report in LOG
@@ -327,20 +327,20 @@ record_selftests() {
 	echo "# $tag selftest times (s): $(sed -n 's/^# ---- \(.*\) took \([0-9]*\) s$/\1 \2,/p' "$out" | tr '\n' ' ')"
 }
 
-# guest ARCH [VARIANT]: boot the kernel, run guest-selftests.sh, count the
+# guest ARCH [VARIANT]: boot the kernel, run guest/selftests.sh, count the
 # results, KUnit from the console, and (all variants) kernel splats.
 guest() {
 	local a=$1 v=${2:-} tag=$1${2:+-$2}
 	local vmlog=$logs/vm-$tag.log out=$logs/vm-$tag.out payload=$BUILD/check-payload-$tag
 	local start=$SECONDS st kunit name
-	make_payload "$payload" "$a" guest-selftests.sh
+	make_payload "$payload" "$a" selftests.sh
 	if [ -n "$v" ]; then
 		mkdir -p "$payload/modules"
 		cp "$BUILD/obj/$tag/kernel/torture.ko" \
 			"$BUILD/obj/$tag/kernel/locking/locktorture.ko" "$payload/modules/"
 	fi
 	"$AFFSCHED_TOP/scripts/run-vm.sh" --arch "$a" ${v:+--variant "$v"} --payload "$payload" \
-		--log "$vmlog" --timeout 1800 -- sh /payload/guest-selftests.sh "$t_load" $v >"$out" 2>&1
+		--log "$vmlog" --timeout 1800 -- sh /payload/selftests.sh "$t_load" $v >"$out" 2>&1
 	st=$?
 	echo "# $tag guest ran for $((SECONDS - start))s (exit $st), log: $vmlog"
 	took $((SECONDS - start)) "$tag guest"
@@ -370,14 +370,14 @@ guest arm64
 
 # The known answer, enforced, where the guest's time is faithful: arm64
 # under instruction-counted TCG (x86_64 guests do not bring up their
-# secondary CPUs under -icount).  See scripts/guest-known-answer.sh.
+# secondary CPUs under -icount).  See scripts/guest/known-answer.sh.
 known_answer_icount() {
 	local a=arm64 tag=arm64-icount
 	local vmlog=$logs/vm-$tag.log out=$logs/vm-$tag.out payload=$BUILD/check-payload-$tag
 	local start=$SECONDS st
-	make_payload "$payload" "$a" guest-known-answer.sh
+	make_payload "$payload" "$a" known-answer.sh
 	AFFSCHED_ACCEL=icount "$AFFSCHED_TOP/scripts/run-vm.sh" --arch "$a" --payload "$payload" \
-		--log "$vmlog" --timeout 900 -- sh /payload/guest-known-answer.sh >"$out" 2>&1
+		--log "$vmlog" --timeout 900 -- sh /payload/known-answer.sh >"$out" 2>&1
 	st=$?
 	echo "# $tag guest ran for $((SECONDS - start))s (exit $st), log: $vmlog"
 	took $((SECONDS - start)) "$tag guest"
@@ -408,9 +408,9 @@ kcsan_guest() {
 	local a=x86_64 v=kcsan tag=x86_64-kcsan
 	local vmlog=$logs/vm-$tag.log out=$logs/vm-$tag.out payload=$BUILD/check-payload-$tag
 	local start=$SECONDS st
-	make_payload "$payload" "$a" guest-selftests.sh
+	make_payload "$payload" "$a" selftests.sh
 	"$AFFSCHED_TOP/scripts/run-vm.sh" --arch "$a" --variant "$v" --payload "$payload" \
-		--log "$vmlog" --timeout 1500 -- sh /payload/guest-selftests.sh "$t_load" "$v" >"$out" 2>&1
+		--log "$vmlog" --timeout 1500 -- sh /payload/selftests.sh "$t_load" "$v" >"$out" 2>&1
 	st=$?
 	echo "# $tag guest ran for $((SECONDS - start))s (exit $st), log: $vmlog"
 	took $((SECONDS - start)) "$tag guest"

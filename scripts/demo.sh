@@ -6,7 +6,7 @@
 # Installs what it needs, prepares the base tree, applies the series, builds
 # kernel, module and selftests, boots a guest with 2 NUMA nodes x 2 clusters
 # x 2 cores, loads the module and runs UnixBench's own loads as the
-# selftests' -u modes run them (guest-bench.sh): context1 (CTX_COPIES
+# selftests' -u modes run them (guest/bench.sh): context1 (CTX_COPIES
 # copies), shell8, and the File Copy tests fsdisk, fstime and fsbuffer
 # (FILE_COPIES copies on shared files), with enable at 0 and 1, alternating
 # in the same boot, then prints score, index, KB per CPU-second, the
@@ -14,12 +14,36 @@
 # ratio of the medians, and draws them in build/MODE-ARCH.png
 # (bench-table.py --png; its path is printed).
 #
+# MODE=bench (make bench) builds the kernel with configs/bench.config and
+# adds, in the same boot: hackbench (Debian's rt-tests: pipes and sockets,
+# processes and threads) alternating with the loads; each file test once
+# more with max_reserved capped at the host's cores; then, with enable 0,
+# the static reference: each file test with its copies confined by taskset
+# to 1 CPU, 2 CPUs of different clusters, a cluster and a node, and with a
+# single copy; fsdisk on one CPU with tracking alone (enable 1,
+# max_reserved 0); root's ctx beside an unprivileged user's lock groups
+# (scope_test.sh with MIN_RATIO=95, 7 rounds); and the OSQ runs
+# (guest/osq-bench.sh, OSQ_COPIES copies, 0 leaves them out).
+# bench-table.py --targets prints the placement targets: each file test
+# with enable 1 at least 0.95 of its best static confinement, context1,
+# shell8 and hackbench on/off at least 0.99, no stalled pass (over 3 times
+# its nominal time) with enable 1, tracking alone at most 3 % on the
+# one-CPU fsdisk, root's ctx at least 0.95.
+#
+# MODE=overhead (make overhead) measures the hold-ratio tracking alone:
+# lockcost (uncontended writes by a group member, hold_sample at its
+# default and at 1), then the loads, enable 0 and 1 alternating.  With
+# AFFSCHED_ACCEL=icount the guest's clocks count executed instructions, so
+# a figure depends on the code run, not on how the host schedules the
+# vCPUs, and lockcost's difference is the hooks' instruction count; cache
+# and interconnect costs are not modelled at all.
+#
 # Environment: ARCH (arm64; x86_64 runs 2 nodes x 4 cores, x86 guests have
 # no clusters), ROUNDS (3), SECONDS_PER_LOAD (5: the copy pass of the file
 # tests, the run of the others), CTX_COPIES (4), FILE_COPIES (16), KSRC
-# (another base tree, see prepare-base.sh), MODE (demo; "overhead" adds
-# lockcost, see overhead.sh; "bench" adds hackbench, the taskset sweep, the
-# single copies and the OSQ runs, see bench.sh).
+# (another base tree, see prepare-base.sh), MODE (demo, bench or overhead),
+# AFFSCHED_ACCEL (run-vm.sh).  make bench and make overhead set their own
+# defaults (Makefile).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -48,7 +72,7 @@ payload=$BUILD/demo-payload-$arch
 rm -rf "$payload"
 mkdir -p "$payload"
 cp -a "$BUILD/selftests/$arch" "$payload/selftests"
-cp "$s/guest-bench.sh" "$s/guest-osq-bench.sh" "$payload/"
+cp "$s/guest/bench.sh" "$s/guest/osq-bench.sh" "$payload/"
 [ "$mode" != bench ] || "$s/fetch-hackbench.sh" "$arch" "$payload/hackbench"
 # The static reference of bench mode: 1 CPU, 2 CPUs of different clusters
 # (arm64; on x86_64 two cores), a cluster (arm64 only) and a node.
@@ -67,7 +91,7 @@ esac
 cap=$((1000 * $(nproc) / 8)) # both topologies have 8 CPUs
 [ "$cap" -le 1000 ] || cap=1000
 [ "$mode" = bench ] || { static=""; cap=""; }
-# In bench mode the OSQ tweaks follow in the same boot (guest-osq-bench.sh)
+# In bench mode the OSQ tweaks follow in the same boot (guest/osq-bench.sh)
 # with OSQ_COPIES copies of fstime: their placement-off runs without the
 # spin cap collapse and take 10-30 times SECONDS_PER_LOAD with 16 copies.
 # OSQ_COPIES=0 leaves them out.
@@ -75,7 +99,7 @@ osq_copies=${OSQ_COPIES:-8}
 [[ "$osq_copies" =~ ^(0|[1-9][0-9]*)$ ]] || die "OSQ_COPIES must be a non-negative integer (got '$osq_copies')"
 osq_cmd=""
 [ "$mode" != bench ] || [ "$osq_copies" -eq 0 ] ||
-	osq_cmd=" && sh /payload/guest-osq-bench.sh $rounds $secs $osq_copies"
+	osq_cmd=" && sh /payload/osq-bench.sh $rounds $secs $osq_copies"
 nstatic=$(echo "$static" | tr ':' ' ' | wc -w)
 out=$BUILD/$mode-$arch.out
 # Per round and enable state: context1 and shell8 run secs, each file test
@@ -95,7 +119,7 @@ est=$((2 * per))
 log "running ${rounds} rounds of ${secs}s per load (about $((rounds * est / 60 + 1)) min${osq_cmd:+ and the OSQ runs})"
 set +e
 "$s/run-vm.sh" --arch "$arch" ${variant:+--variant "$variant"} --topology "$topo" --nodes 2 --payload "$payload" \
-	--timeout "$timeout" -- "sh /payload/guest-bench.sh $rounds $secs $pairs $copies $mode '$static' $cap$osq_cmd" |
+	--timeout "$timeout" -- "sh /payload/bench.sh $rounds $secs $pairs $copies $mode '$static' $cap$osq_cmd" |
 	tee "$out"
 st=${PIPESTATUS[0]}
 set -e
@@ -110,9 +134,3 @@ st=0
 python3 "$s/bench-table.py" ${static:+--targets} --png "$png" --title "$title" <"$out" || st=$?
 [ ! -s "$png" ] || echo "picture: $png"
 [ "$st" -eq 0 ] || exit "$st"
-if [ -n "$osq_cmd" ]; then
-	echo
-	echo "OSQ tweaks, enable 1 and placement off, fstime with $osq_copies copies on one file and shell8;"
-	echo "medians of $rounds alternating rounds, spin in CPUs (osq_spin_ns per second of wall time):"
-	python3 "$s/osq-bench-table.py" <"$out"
-fi

@@ -5,7 +5,7 @@
 #
 # Boots an arm64 guest of LARGE_CPUS vCPUs (default 32: 4 sockets x 2
 # clusters x 4 cores, one NUMA node per socket, as a Kunpeng 920 has 4
-# nodes of clusters of 4) and runs guest-large.sh there: LARGE_COPIES
+# nodes of clusters of 4) and runs guest/large.sh there: LARGE_COPIES
 # (64) copies of UnixBench's fsdisk on shared files with enable 1 beside
 # CPU hogs, and checks that a group forms and is placed on one node, on
 # the fewest whole clusters, and that the hogs stay off its CPUs.  32
@@ -45,12 +45,12 @@ payload=$BUILD/large-payload
 rm -rf "$payload"
 mkdir -p "$payload"
 cp -a "$BUILD/selftests/arm64" "$payload/selftests"
-cp "$s/guest-large.sh" "$payload/"
+cp "$s/guest/large.sh" "$payload/"
 out=$BUILD/large-arm64.out
 set +e
 "$s/run-vm.sh" --arch arm64 --topology "$topo" --nodes "$nodes" --mem 4096 \
 	--payload "$payload" --timeout 5400 --log "$BUILD/vm-large.log" -- \
-	"sh /payload/guest-large.sh $copies $secs $cores" | tee "$out"
+	"sh /payload/large.sh $copies $secs $cores" | tee "$out"
 st=${PIPESTATUS[0]}
 set -e
 echo

@@ -21,7 +21,7 @@
 #      and prints the medians, since under TCG one round's score swings by
 #      a fifth either way (x86_64 guest: 3876 to 5776 lps with enable 0).
 #
-# With AFFSCHED_DEBUG_KERNEL set (guest-selftests.sh sets it on the
+# With AFFSCHED_DEBUG_KERNEL set (guest/selftests.sh sets it on the
 # lockdep/KASAN kernels), 2 samples one round.
 #
 # Needs root, the module loaded (or $AFFSCHED_KO), fstime and ctx next to

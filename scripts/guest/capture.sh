@@ -11,7 +11,7 @@
 #                       sched:sched_migrate_task during the run
 #   SNAP <file> <line>  /sys/kernel/debug/affsched/<file> in the middle of
 #                       the run, then again 1 s later (SNAP2)
-# Usage: guest-capture.sh [COPIES] [SECONDS]
+# Usage: capture.sh [COPIES] [SECONDS]
 
 copies=${1:-16}
 t=${2:-8}
@@ -20,9 +20,9 @@ tr=/sys/kernel/tracing
 bin=/payload/selftests
 work=/tmp/capture
 
-[ -d "$d" ] || { echo "guest-capture.sh: no $d (module not loaded?)" >&2; exit 1; }
+[ -d "$d" ] || { echo "capture.sh: no $d (module not loaded?)" >&2; exit 1; }
 [ -d "$tr/events" ] || mount -t tracefs nodev "$tr" 2>/dev/null
-[ -d "$tr/events/affsched" ] || { echo "guest-capture.sh: no affsched trace events" >&2; exit 1; }
+[ -d "$tr/events/affsched" ] || { echo "capture.sh: no affsched trace events" >&2; exit 1; }
 mkdir -p "$work"
 
 snap() {

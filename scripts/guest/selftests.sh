@@ -4,7 +4,7 @@
 # Run inside a guest (busybox sh) from /payload: the affsched selftests with
 # short durations.  Each test's TAP output is shown; after each one a line
 # "AFFSCHED-TEST <name> <exit status>" lets the host count results.
-# Usage: guest-selftests.sh [SECONDS [debug|kcsan]]   (load duration, default 3)
+# Usage: selftests.sh [SECONDS [debug|kcsan]]   (load duration, default 3)
 # With "debug" (a lockdep/KASAN kernel) the hold-ratio known-answer runs are
 # left out: that instrumentation lengthens the lock paths by design, so its
 # figures say nothing about the estimator.  So are the loads with enable
@@ -69,7 +69,7 @@ echo 0 >/sys/kernel/debug/affsched/enable
 # times and their holds 2.5 times (x86_64; holdratio prints the spin's
 # outside_dilation), so the comparison with the single-copy figure is
 # reported (XFAIL when off) rather than enforced; check.sh enforces it in
-# an instruction-counted guest (guest-known-answer.sh).  Members, and n
+# an instruction-counted guest (known-answer.sh).  Members, and n
 # against the reported u, are enforced.  The first run is traced: its
 # affsched:group_update events are printed as "TRACE <line>" for the host
 # to summarise with trace-summary.py.
@@ -80,7 +80,7 @@ holdratio() {
 }
 if [ "$variant" != debug ]; then
 	# Placement off (max_reserved 0) for the estimator's known answer, as
-	# in guest-known-answer.sh.
+	# in known-answer.sh.
 	mr0=$(cat /sys/kernel/debug/affsched/max_reserved)
 	echo 0 >/sys/kernel/debug/affsched/max_reserved
 	tr=/sys/kernel/tracing

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# Run inside a bench guest (busybox sh) after guest-bench.sh, in the same
+# Run inside a bench guest (busybox sh) after bench.sh, in the same
 # boot: the OSQ tweaks (series patches 12-15) one at a time against none,
 # with affsched enabled and placement off (max_reserved 0), so that the
 # loads' spinners spread over both nodes and only the OSQ changes.
@@ -14,8 +14,8 @@
 #   numa:B    osq_numa_bound B only (B 0..1024), for a sweep of the bound
 # Loads: fstime on one shared file (COPIES copies) and shell8.  One line
 # per run: "OSQ load=L config=C round=R score=S unit=U" and the changes of
-# the OSQ counters over the run, for osq-bench-table.py.
-# Usage: guest-osq-bench.sh ROUNDS SECONDS [COPIES [CONFIGS]]
+# the OSQ counters over the run, for bench-table.py.
+# Usage: osq-bench.sh ROUNDS SECONDS [COPIES [CONFIGS]]
 # CONFIGS is a space-separated subset of the list above (default: all five).
 
 rounds=${1:?rounds}
@@ -27,7 +27,7 @@ for cfg in $configs; do
 	none | prev_cpu | numa | cap | all) ;;
 	numa:[0-9] | numa:[0-9][0-9] | numa:[0-9][0-9][0-9] | numa:1[0-9][0-9][0-9]) ;;
 	*)
-		echo "guest-osq-bench.sh: unknown configuration '$cfg'" >&2
+		echo "osq-bench.sh: unknown configuration '$cfg'" >&2
 		exit 2
 		;;
 	esac

@@ -20,7 +20,7 @@
 # a copy in its settles or its read pass does not contend, ages out of the
 # group after member_windows and may run anywhere.
 # Prints TAP 13 and "LARGE ..." lines for large-guest.sh.
-# Usage: guest-large.sh COPIES SECONDS [CLUSTER [SAMPLES [HOGS]]]
+# Usage: large.sh COPIES SECONDS [CLUSTER [SAMPLES [HOGS]]]
 
 copies=${1:-64}
 t=${2:-30}

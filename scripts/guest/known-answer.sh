@@ -8,7 +8,7 @@
 # a copy, hold and spin alike, is stretched by the same factor and the
 # single copy's hold ratio is the right reference; under multi-threaded TCG
 # on two host cores it is not (Documentation/testing.rst).
-# Usage: guest-known-answer.sh [SECONDS]   (sampling time, default 6)
+# Usage: known-answer.sh [SECONDS]   (sampling time, default 6)
 # After each run a line "AFFSCHED-TEST <name> <exit status>".
 
 t=${1:-6}

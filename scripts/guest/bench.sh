@@ -38,7 +38,7 @@
 #   BENCH-GROUP load=<name> round=<r> members=<m> u=<permille> n=<n> cpus=<list>
 # and one per enable=1 run with what placement did meanwhile (stats deltas):
 #   BENCH-STATS load=<name> round=<r> group_assign=<k> wake_redirect=<k> ...
-# Usage: guest-bench.sh ROUNDS SECONDS [CTX_COPIES] [FILE_COPIES] [MODE] [STATIC] [CAP]
+# Usage: bench.sh ROUNDS SECONDS [CTX_COPIES] [FILE_COPIES] [MODE] [STATIC] [CAP]
 
 rounds=${1:-3}
 t=${2:-5}
