@@ -11,6 +11,13 @@ hand-offs per second, the local share of the hand-offs, and the passed
 (osq_bypass) and capped spinners per second, with the score and spin time
 as ratios to the "none" configuration.
 
+If it has BENCH-CPU and BENCH-PROF lines (PROFILE=1), a third part shows
+for each load where the CPUs' time went with enable 0 and 1 (shares of the
+/proc/stat ticks, summed over the rounds) and the kernel functions the
+timer tick hit most, with their ticks per unit of score on against off
+(the same duration runs in both states, so that ratio is the change in a
+function's cost per unit of work).
+
 With --targets (bench mode) it also prints the placement targets: each
 UnixBench file test (fsdisk, fstime, fsbuffer) with enable 1 against its
 best static confinement (the taskset sweep) and, for reference, against
@@ -79,10 +86,21 @@ groups = []
 scope = None
 fails = 0
 osq_runs = {}
+cpu_ticks = {}   # (load, enable) -> {kind: ticks summed over the rounds}
+prof = {}        # (load, enable) -> {function: ticks summed over the rounds}
 osq_order = ['none', 'prev_cpu', 'numa', 'cap', 'all']
 for line in sys.stdin:
     if line.startswith('OSQ-FAIL'):
         fails += 1
+        continue
+    if line.startswith(('BENCH-CPU ', 'BENCH-PROF ')):
+        kv = dict(re.findall(r'([\w.]+)=(\S*)', line))
+        key = (kv.pop('load'), int(kv.pop('enable')))
+        kv.pop('round', None)
+        into = (cpu_ticks if line.startswith('BENCH-CPU ') else prof).setdefault(key, {})
+        for k, v in kv.items():
+            if v.lstrip('-').isdigit():
+                into[k] = into.get(k, 0) + int(v)
         continue
     if line.startswith('OSQ load='):
         kv = dict(re.findall(r'(\w+)=(\S*)', line))
@@ -372,8 +390,45 @@ def osq_table():
                    '%.0f/%.0f' % (byp, cap), len(rs)))
 
 
+def profile_table(top=12):
+    """CPU shares and kernel hot spots per load, enable 0 against 1."""
+    print()
+    print('Where the time went (PROFILE=1), summed over the rounds: CPU ticks by kind (%),')
+    print('then the kernel functions with the most profile ticks; per-work = ticks per unit')
+    print('of score with enable 1 over the same with enable 0:')
+    kinds = ('user', 'system', 'softirq', 'irq', 'idle')
+    for load in loads:
+        c0, c1 = cpu_ticks.get((load, 0)), cpu_ticks.get((load, 1))
+        if not c0 and not c1:
+            continue
+        print(f'  {load}')
+        for en, c in ((0, c0), (1, c1)):
+            if c:
+                tot = sum(c.values()) or 1
+                print(f'    enable {en}: ' + '  '.join(f'{k} {100 * c.get(k, 0) / tot:.1f}'
+                                                    for k in kinds))
+        p0, p1 = prof.get((load, 0), {}), prof.get((load, 1), {})
+        s0 = sum(runs.get((load, 0), {}).get('score', [])) or None
+        s1 = sum(runs.get((load, 1), {}).get('score', [])) or None
+        t0, t1 = p0.pop('ticks', 0), p1.pop('ticks', 0)
+        names = sorted(set(p0) | set(p1), key=lambda f: -(p0.get(f, 0) + p1.get(f, 0)))[:top]
+        if not names:
+            continue
+        print(f"    {'function':<44} {'off':>7} {'on':>7} {'per-work':>8}")
+        for f in names + ['(all kernel ticks)']:
+            a, b = (t0, t1) if f.startswith('(') else (p0.get(f, 0), p1.get(f, 0))
+            pw = '-'
+            if a and b and s0 and s1:
+                pw = f'{(b / s1) / (a / s0):.2f}'
+            elif b and not a:
+                pw = 'new'
+            print(f'    {f:<44} {a:>7} {b:>7} {pw:>8}')
+
+
 if osq_runs:
     osq_table()
+if cpu_ticks or prof:
+    profile_table()
 status = 1 if fails or not runs else 0
 if args.png is not None:
     sys.stdout.flush()

@@ -252,6 +252,19 @@ check "bench-table.py adds the OSQ table (guest/osq-bench.sh lines), ratios to '
 		python3 "$1") &&
 	echo "$out" | grep -Eq "^fstime-8 +none +1000 +KBps +1\.000 +0\.50 +1\.000 +0\.250 +20 +2/1 +1$" &&
 	echo "$out" | grep -Eq "^fstime-8 +numa +1100 +KBps +1\.100 +0\.40 +0\.800 +0\.750 +20 +3/0 +1$"' _ "$bt"
+check "bench-table.py adds CPU shares and kernel hot spots per unit of work (PROFILE=1 lines)" bash -c '
+	out=$(printf "%s\n" \
+		"BENCH load=fsdisk-16 enable=0 round=1 score=1000 unit=KBps" \
+		"BENCH-CPU load=fsdisk-16 enable=0 round=1 user=10 nice=0 system=80 idle=10 iowait=0 irq=0 softirq=0 steal=0" \
+		"BENCH-PROF load=fsdisk-16 enable=0 round=1 ticks=200 osq_lock=100 copy_page=50" \
+		"BENCH load=fsdisk-16 enable=1 round=1 score=500 unit=KBps" \
+		"BENCH-CPU load=fsdisk-16 enable=1 round=1 user=10 nice=0 system=70 idle=20 iowait=0 irq=0 softirq=0 steal=0" \
+		"BENCH-PROF load=fsdisk-16 enable=1 round=1 ticks=180 osq_lock=20 copy_page=25 rwsem_down_write_slowpath.constprop.0=30" |
+		python3 "$1") &&
+	echo "$out" | grep -Eq "enable 1: user 10\.0 +system 70\.0 +softirq 0\.0 +irq 0\.0 +idle 20\.0" &&
+	echo "$out" | grep -Eq "^ +osq_lock +100 +20 +0\.40$" &&
+	echo "$out" | grep -Eq "^ +rwsem_down_write_slowpath\.constprop\.0 +0 +30 +new$" &&
+	echo "$out" | grep -Eq "^ +\(all kernel ticks\) +200 +180 +1\.80$"' _ "$bt"
 check "demo.sh (make demo, bench, overhead) writes build/MODE-ARCH.png with --png and prints its path" \
 	grep_in "$s/demo.sh" 'bench-table\.py.* --png "\$png"' 'echo "picture: \$png"' 'png=\$BUILD/\$mode-\$arch\.png'
 

@@ -42,8 +42,11 @@
 # no clusters), ROUNDS (3), SECONDS_PER_LOAD (5: the copy pass of the file
 # tests, the run of the others), CTX_COPIES (4), FILE_COPIES (16), KSRC
 # (another base tree, see prepare-base.sh), MODE (demo, bench or overhead),
-# AFFSCHED_ACCEL (run-vm.sh).  make bench and make overhead set their own
-# defaults (Makefile).
+# AFFSCHED_ACCEL (run-vm.sh), PROFILE (1: in bench mode, each run's CPU
+# ticks by kind and its kernel hot spots from the tick profiler, booted
+# with profile=2; bench-table.py prints them), ONLY (an extended regex:
+# only the runs whose name matches, e.g. 'fsdisk-16|hackbench').  make
+# bench and make overhead set their own defaults (Makefile).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -61,6 +64,19 @@ for v in rounds secs pairs copies; do
 	[[ "${!v}" =~ ^[1-9][0-9]*$ ]] || die "$v must be a positive integer (got '${!v}')"
 done
 karch "$arch" >/dev/null
+profile=${PROFILE:-0}
+[[ "$profile" =~ ^[01]$ ]] || die "PROFILE must be 0 or 1 (got '$profile')"
+[ "$profile" = 0 ] || [ "$mode" = bench ] || die "PROFILE=1 needs MODE=bench (its kernel has CONFIG_PROFILING)"
+only=${ONLY:-}
+[[ "$only" != *"'"* ]] || die "ONLY must not contain a single quote"
+if [ -n "$only" ]; then
+	st=0
+	grep -Eq "$only" </dev/null 2>/dev/null || st=$?
+	[ "$st" -le 1 ] || die "ONLY is not an extended regex: '$only'"
+fi
+guest_env= profile_arg=
+[ "$profile" = 0 ] || { guest_env="PROFILE=1 "; profile_arg=profile=2; }
+[ -z "$only" ] || guest_env="${guest_env}ONLY='$only' "
 
 s=$AFFSCHED_TOP/scripts
 # Bench mode's kernel adds AF_UNIX sockets for hackbench (configs/bench.config).
@@ -119,7 +135,8 @@ est=$((2 * per))
 log "running ${rounds} rounds of ${secs}s per load (about $((rounds * est / 60 + 1)) min${osq_cmd:+ and the OSQ runs})"
 set +e
 "$s/run-vm.sh" --arch "$arch" ${variant:+--variant "$variant"} --topology "$topo" --nodes 2 --payload "$payload" \
-	--timeout "$timeout" -- "sh /payload/bench.sh $rounds $secs $pairs $copies $mode '$static' $cap$osq_cmd" |
+	${profile_arg:+--append "$profile_arg"} \
+	--timeout "$timeout" -- "${guest_env}sh /payload/bench.sh $rounds $secs $pairs $copies $mode '$static' $cap$osq_cmd" |
 	tee "$out"
 st=${PIPESTATUS[0]}
 set -e

@@ -38,6 +38,13 @@
 #   BENCH-GROUP load=<name> round=<r> members=<m> u=<permille> n=<n> cpus=<list>
 # and one per enable=1 run with what placement did meanwhile (stats deltas):
 #   BENCH-STATS load=<name> round=<r> group_assign=<k> wake_redirect=<k> ...
+# With PROFILE=1 in the environment (make bench PROFILE=1: a kernel with
+# CONFIG_PROFILING booted with profile=2), each run also prints where the
+# CPUs' ticks went (/proc/stat) and the kernel functions hit most often by
+# the timer tick (/proc/profile, symbolised with /proc/kallsyms):
+#   BENCH-CPU load=<name> enable=<e> round=<r> user=<ticks> system=<t> idle=<t> ...
+#   BENCH-PROF load=<name> enable=<e> round=<r> ticks=<kernel ticks> <func>=<ticks> ...
+# With ONLY=<extended regex> only the runs whose name matches run.
 # Usage: bench.sh ROUNDS SECONDS [CTX_COPIES] [FILE_COPIES] [MODE] [STATIC] [CAP]
 
 rounds=${1:-3}
@@ -76,12 +83,74 @@ hackbench_score() {
 		'/^Time:/ && $2 > 0 { printf "%.0f", m / $2; found = 1 } END { exit !found }' "$1"
 }
 
+# /proc/stat's cpu line: user nice system idle iowait irq softirq steal
+cpu_ticks() { sed -n 's/^cpu  *//p' /proc/stat; }
+
+# prof_report NAME EN R: the CPU ticks since $work/cpu0 and the kernel
+# functions with the most profile ticks since the last reset (profile=2:
+# one counter per 4 bytes of kernel text from _stext; the first word read
+# is that step).  Offsets from _stext are taken modulo 2^32 from the
+# addresses' low 8 hex digits: awk's numbers are doubles.
+prof_report() {
+	cpu_ticks | awk -v l="$1" -v e="$2" -v r="$3" 'NR == FNR { for (i = 1; i <= NF; i++) a[i] = $i; next }
+		{ split("user nice system idle iowait irq softirq steal", k, " ")
+		  s = ""; for (i = 1; i <= 8; i++) s = s " " k[i] "=" $i - a[i]
+		  print "BENCH-CPU load=" l " enable=" e " round=" r s }' "$work/cpu0" -
+	[ -r /proc/profile ] || return 0
+	od -An -v -tu4 -w4 /proc/profile | grep -vn '^ *0$' >"$work/prof"
+	awk '$2 ~ /^[tTwW]$/ { print }' /proc/kallsyms >"$work/syms"
+	awk -v l="$1" -v e="$2" -v r="$3" -v top="${PROFILE_TOP:-25}" '
+		function lo32(h,    i, c, v) {
+			h = substr(h, length(h) - 7); v = 0
+			for (i = 1; i <= 8; i++) {
+				c = index("0123456789abcdef", substr(h, i, 1)) - 1
+				v = v * 16 + c
+			}
+			return v
+		}
+		FILENAME == ARGV[1] { split($0, f, ":"); if (f[1] == 1) step = f[2] + 0
+			else { cnt[f[1] - 2] = f[2] + 0; total += f[2] } ; next }
+		$3 == "_stext" { base = lo32($1) }
+		{ addr[++n] = lo32($1); name[n] = $3 }
+		END {
+			m = 0
+			for (i = 1; i <= n; i++) {
+				o = addr[i] - base; if (o < 0) o += 4294967296
+				if (o < 1073741824) { m++; so[m] = o; sn[m] = name[i] }
+			}
+			# insertion sort of the symbols by offset would be slow:
+			# bucket the hits by symbol with a binary search instead
+			for (i = 2; i <= m; i++) { v = so[i]; w = sn[i]; j = i - 1
+				while (j > 0 && so[j] > v) { so[j + 1] = so[j]; sn[j + 1] = sn[j]; j-- }
+				so[j + 1] = v; sn[j + 1] = w }
+			for (b in cnt) {
+				o = b * step; lo_ = 1; hi = m
+				while (lo_ < hi) { mid = int((lo_ + hi + 1) / 2); if (so[mid] <= o) lo_ = mid; else hi = mid - 1 }
+				fn[sn[lo_]] += cnt[b]
+			}
+			s = ""
+			for (k = 0; k < top; k++) { best = ""; bv = 0
+				for (f in fn) if (fn[f] > bv) { bv = fn[f]; best = f }
+				if (best == "") break
+				s = s " " best "=" bv; delete fn[best] }
+			print "BENCH-PROF load=" l " enable=" e " round=" r " ticks=" total s
+		}' "$work/prof" "$work/syms"
+}
+
 one() {
 	name=$1 en=$2 r=$3
 	shift 3
+	if [ -n "${ONLY:-}" ] && ! echo "$name" | grep -Eq "$ONLY"; then
+		return
+	fi
 	[ "$mode" = bench ] && [ "$en" = 1 ] && cat $d/stats >"$work/stats0"
+	if [ -n "${PROFILE:-}" ]; then
+		cpu_ticks >"$work/cpu0"
+		[ -w /proc/profile ] && echo >/proc/profile
+	fi
 	"$@" >"$work/out" 2>&1
 	st=$?
+	[ -z "${PROFILE:-}" ] || prof_report "$name" "$en" "$r"
 	[ "$mode" = bench ] && [ "$en" = 1 ] &&
 		awk -v l="$name" -v r="$r" 'NR == FNR { a[$1] = $2; next }
 			$1 ~ /^(group_assign|group_resize|wake_redirect|wake_avoid|spin_skipped|lb_refused|member_moved)$/ {
@@ -234,7 +303,8 @@ echo 0 >$en_file
 # The shared-machine claim: root's ctx beside an unprivileged user's lock
 # groups loses at most 5 % with enable 1 (scope_test.sh check 4, medians
 # of 7 alternating rounds; its other checks come along).
-if [ "$mode" = bench ] && [ -x "$bin/as_user" ]; then
+if [ "$mode" = bench ] && [ -x "$bin/as_user" ] &&
+	{ [ -z "${ONLY:-}" ] || echo scope | grep -Eq "$ONLY"; }; then
 	MIN_RATIO=95 ROUNDS=7 sh "$bin/scope_test.sh" >"$work/scope" 2>&1
 	st=$?
 	sed 's/^/# scope: /' "$work/scope"
