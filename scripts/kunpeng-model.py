@@ -3,7 +3,7 @@
 """Predict 96 copies of UnixBench's fsdisk on a 96-core Kunpeng 920 with
 and without each part of the series, from per-acquisition costs.
 
-The model (Documentation/testing.rst, "Model for a Kunpeng 920"):
+The model (Documentation/results.rst, "Model for a Kunpeng 920"):
 
   The copies share one inode rwsem.  One copy alone moves p KBps; it holds
   the lock for the share u of its time, so one 4 KB block costs

@@ -7,7 +7,7 @@
 # instructions and one host thread runs the vCPUs in turn, so every step of
 # a copy, hold and spin alike, is stretched by the same factor and the
 # single copy's hold ratio is the right reference; under multi-threaded TCG
-# on two host cores it is not (Documentation/testing.rst).
+# on two host cores it is not (Documentation/results.rst).
 # Usage: known-answer.sh [SECONDS]   (sampling time, default 6)
 # After each run a line "AFFSCHED-TEST <name> <exit status>".
 

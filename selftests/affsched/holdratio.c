@@ -443,7 +443,7 @@ static void run_calibration(const struct load *proto, struct calib *c)
  * as long among COPIES copies as alone, as it does with a CPU per copy.
  * In a TCG guest whose vCPUs share two host cores the steps outside the
  * lock slow down several times more than the hold does
- * (Documentation/testing.rst); outside_dilation shows by how much.
+ * (Documentation/results.rst); outside_dilation shows by how much.
  */
 static void report_copies(const struct calib *c)
 {
