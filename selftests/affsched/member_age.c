@@ -2,21 +2,23 @@
 /*
  * member_age: contend for a file's inode lock for a while, then stop.
  *
- * Usage: member_age -f FILE -c CONTEND_MS -a AFTER_MS
+ * Usage: member_age -f FILE -c CONTEND_MS -a AFTER_MS [-s STOPPED]
  *
  * For CONTEND_MS it writes 4 KB at offset 0 of FILE in a loop; when other
  * tasks write FILE at the same time (the placement test's shared-file
  * load), it contends with them for the inode's rwsem and joins their
  * group.  Then, for AFTER_MS, it sleeps 5 ms and runs about 1 ms in turn
  * without touching FILE, so that where it runs is decided at each wake-up.
+ * With -s it creates the file STOPPED as it stops contending, so that a
+ * test can change what applies to the second phase only.
  *
  * It prints the CPU it runs on (sched_getcpu()) about every 5 ms, as
  * "ms:cpu" pairs after the phase's name, one line per phase, with ms
  * counted from the start of the phase:
  *	contend 0:3 5:2 ...
  *	after 5:6 11:7 ...
- * Exit status: 0; 1 if FILE cannot be opened or written; 2 on bad
- * arguments.
+ * Exit status: 0; 1 if FILE cannot be opened or written or STOPPED cannot
+ * be created; 2 on bad arguments.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -38,10 +40,11 @@
 static void usage(FILE *f, const char *prog)
 {
 	fprintf(f,
-		"Usage: %s -f FILE -c CONTEND_MS -a AFTER_MS\n"
+		"Usage: %s -f FILE -c CONTEND_MS -a AFTER_MS [-s STOPPED]\n"
 		"  -f FILE        a file other tasks write at the same time\n"
 		"  -c CONTEND_MS  write FILE in a loop for this long (1..%u)\n"
 		"  -a AFTER_MS    then sleep 5 ms and run 1 ms in turn (1..%u)\n"
+		"  -s STOPPED     create this file when the writes stop\n"
 		"  -h             this help\n", prog, MAX_MS, MAX_MS);
 }
 
@@ -56,10 +59,10 @@ int main(int argc, char **argv)
 	int64_t start, next, end, t;
 	unsigned int contend_ms = 0, after_ms = 0;
 	struct timespec nap = { 0, PERIOD_NS };
-	const char *file = NULL;
+	const char *file = NULL, *stopped = NULL;
 	int fd, opt;
 
-	while ((opt = getopt(argc, argv, "f:c:a:h")) != -1) {
+	while ((opt = getopt(argc, argv, "f:c:a:s:h")) != -1) {
 		switch (opt) {
 		case 'f':
 			file = optarg;
@@ -69,6 +72,9 @@ int main(int argc, char **argv)
 			break;
 		case 'a':
 			after_ms = parse_uint(argv[0], 'a', optarg, 1, MAX_MS, usage);
+			break;
+		case 's':
+			stopped = optarg;
 			break;
 		default:
 			usage_exit(opt, argv[0], usage);
@@ -102,6 +108,14 @@ int main(int argc, char **argv)
 		}
 	}
 	close(fd);
+	if (stopped) {
+		fd = open(stopped, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		if (fd < 0) {
+			fprintf(stderr, "%s: %s: %s\n", argv[0], stopped, strerror(errno));
+			return 1;
+		}
+		close(fd);
+	}
 
 	printf("\nafter");
 	start = now_ns();

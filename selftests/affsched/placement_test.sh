@@ -20,16 +20,16 @@
 #      harness scans the console for warnings)
 #   6. disabling while a group is placed empties "reserved" and "groups"
 #      at once, and counts a release
-#   7. membership ages out: with member_windows at 10, a task (member_age)
-#      that writes the load's file for 2.5 s runs in the sub-domain (half
-#      of its samples after the first 1 s at least: joining waits for its
-#      first contended acquisition, which a loaded guest can delay by
-#      hundreds of ms), and once it stops
-#      contending and only sleeps and runs, its wake-ups leave the
-#      sub-domain (a quarter of the samples at most, from 2 s after it
-#      stopped, on CPUs reserved throughout).  Ageing counts the group's
-#      windows, which the debug guests close far more slowly than every
-#      10 ms: 10 windows, not the default 100, fit in those 2 s there.
+#   7. membership ages out: a task (member_age) that writes the load's
+#      file for 2.5 s runs in the sub-domain (half of its samples after
+#      the first 1 s at least: joining waits for its first contended
+#      acquisition, which a loaded guest can delay by hundreds of ms), and
+#      once it stops contending and only sleeps and runs, its wake-ups
+#      leave the sub-domain (a quarter of the samples at most, from 2 s
+#      after it stopped, on CPUs reserved throughout).  Ageing counts the
+#      group's windows, which the debug guests close far more slowly than
+#      every 10 ms: member_windows drops to 10 when it stops (member_age
+#      -s), since the default 100 does not fit in those 2 s there.
 #
 # Needs root, the module loaded (or $AFFSCHED_KO), fstime next to this
 # script, for 4 and 5 busybox taskset and CPU hotplug, and for 7
@@ -121,18 +121,28 @@ copies()
 last_cpu() { awk '{ print $39 }' "/proc/$1/stat" 2>/dev/null; }
 utime() { awk '{ print $14 }' "/proc/$1/stat" 2>/dev/null; }
 
+# awk functions for CPU lists ("0-1,4"): cpus_add(list, set) adds each
+# CPU of the list to the array set and returns how many the list names.
+AWK_CPUS='
+function cpus_add(list, set,    n, i, r, b, c, w) {
+	n = split(list, r, ",")
+	for (i = 1; i <= n; i++) {
+		if (r[i] == "" || r[i] == "-")
+			continue
+		if (split(r[i], b, "-") < 2)
+			b[2] = b[1]
+		for (c = b[1] + 0; c <= b[2] + 0; c++)
+			set[c] = 1
+		w += b[2] - b[1] + 1
+	}
+	return w + 0
+}'
+
 # Whether CPU $1 is in CPU list $2 ("0-1,4").
 in_list()
 {
-	echo "$2" | tr ',' '\n' | awk -v c="$1" -F- '
-		$0 != "" && $0 != "-" { lo = $1; hi = (NF > 1) ? $2 : $1;
-			if (c >= lo && c <= hi) f = 1 }
-		END { exit !f }'
-}
-list_weight()
-{
-	echo "$1" | tr ',' '\n' | awk -F- '$0 != "" && $0 != "-" {
-		w += (NF > 1) ? $2 - $1 + 1 : 1 } END { print w + 0 }'
+	awk -v c="$1" -v l="$2" "$AWK_CPUS"'
+		BEGIN { cpus_add(l, s); exit !((c + 0) in s) }'
 }
 
 # The placed rwsem group with the most members: "members u n cpus id", or
@@ -162,71 +172,83 @@ wait_placed()
 # just before or just after their CPUs, or if the next sample finds them
 # inside (a waking task shows its previous CPU); also the range of n
 # (nlo..nhi, widened by the resize band) and of the sub-domain's size
-# (wlo..whi) seen.
+# (wlo..whi) seen.  One awk per sample reads the groups (or reserved) file,
+# the tasks' stat lines and the groups file again: the sampler must keep
+# up under load, and each fork costs tenths of a second in the KASAN guest.
 sample()
 {
 	what=$1
 	shift
 	tasks="$*"
 	inside=0 total=0 s=0 nlo=999999 nhi=0 wlo=999999 whi=0 outside=,
+	s_first=$DIR/reserved s_last=/dev/null
+	[ "$what" = group ] && s_first=$DIR/groups s_last=$DIR/groups
 	while [ $s -lt 20 ]; do
-		if [ "$what" = group ]; then
-			set -- $(placed_group)
-			span=${4:-}
-			if [ -n "$span" ]; then
-				sw=$(list_weight "$span")
-				# n, widened by the resize band: a sub-domain
-				# sized for n(u +/- u/4) is not re-carved.
-				ul=$(($2 + $2 / 4)); [ $ul -gt 1000 ] && ul=1000
-				uh=$(($2 - $2 / 4)); [ $uh -lt 1 ] && uh=1
-				blo=$(( (1000 + ul - 1) / ul )) bhi=$(( (1000 + uh - 1) / uh ))
-				[ $bhi -gt "$1" ] && bhi=$1
-				[ $bhi -lt "$3" ] && bhi=$3
-				[ $blo -gt "$3" ] && blo=$3
-				[ $blo -lt $nlo ] && nlo=$blo
-				[ $bhi -gt $nhi ] && nhi=$bhi
-				[ "$sw" -lt $wlo ] && wlo=$sw
-				[ "$sw" -gt $whi ] && whi=$sw
-			fi
-		else
-			span=$(cat "$DIR/reserved")
-		fi
 		files=
 		for p in $tasks; do
 			[ -r "/proc/$p/stat" ] && files="$files /proc/$p/stat"
 		done
-		stats=$(cat $files 2>/dev/null)
-		running=
-		if [ "$what" = group ]; then
-			# A copy runs where it is runnable (state R); a sleeping
-			# one's last CPU only says where it ran, and its wake-up
-			# goes inside.  The sub-domain is read again after the
-			# copies: a re-carve between the two reads moves them.
-			# A copy being woken shows R and its previous CPU until
-			# the wake-up has chosen one (0.5 s for 16 reads in the
-			# debug guests): outside, it counts as inside if the
-			# next sample finds it inside.
-			running=1
-			set -- $(placed_group)
-			span="$span,${4:-}"
-		fi
-		# One awk for all tasks: the sampler must keep up under load.
-		set -- $(echo "$stats" | awk -v span="$span" -v run="$running" -v prev="$outside" '
-			BEGIN { n = split(span, r, ",")
-				for (i = 1; i <= n; i++) {
-					if (split(r[i], b, "-") < 2) b[2] = b[1]
-					if (r[i] != "" && r[i] != "-")
-						for (c = b[1]; c <= b[2]; c++) in_span[c] = 1
+		set -- $({ echo START; cat $files 2>/dev/null; } |
+			awk -v what="$what" -v prev="$outside" "$AWK_CPUS"'
+			# the rwsem group with the most members that is placed:
+			# members u n cpus, as placed_group() reads it
+			function placed(    f) {
+				if ($2 == "rwsem" && $8 != "-" && $3 > best[part]) {
+					best[part] = $3; g_u[part] = $4; g_n[part] = $5
+					g_cpus[part] = $8
 				}
+			}
+			FNR == 1 { part++ }
+			part == 1 && what == "group" { if (FNR > 1) placed(); next }
+			part == 1 { reserved = $0; next }
+			part == 2 && $0 == "START" { next }
+			part == 2 { stat[++nt] = $0; next }
+			part == 3 && FNR > 1 { placed() }
+			END {
+				if (what == "group") {
+					cpus_add(g_cpus[1], in_span)
+					cpus_add(g_cpus[3], in_span)
+				} else
+					cpus_add(reserved, in_span)
 				n = split(prev, r, ",")
-				for (i = 1; i <= n; i++) was_out[r[i]] = 1 }
-			NF < 39 { next }
-			run != "" && ($1 in was_out) && ($39 in in_span) { moved++ }
-			run != "" && $3 != "R" { next }
-			{ t++; if ($39 in in_span) k++; else out = out "," $1 }
-			END { print k + 0, t + 0, moved + 0, out "," }')
+				for (i = 1; i <= n; i++)
+					was_out[r[i]] = 1
+				for (i = 1; i <= nt; i++) {
+					if (split(stat[i], f, " ") < 39)
+						continue
+					if (what == "group" && (f[1] in was_out) && (f[39] in in_span))
+						moved++
+					if (what == "group" && f[3] != "R")
+						continue
+					t++
+					if (f[39] in in_span)
+						k++
+					else
+						out = out "," f[1]
+				}
+				# n, widened by the resize band: a sub-domain sized
+				# for n(u +/- u/4) is not re-carved.
+				sw = blo = bhi = -1
+				if (what == "group" && g_cpus[1] != "") {
+					sw = cpus_add(g_cpus[1], scratch)
+					u = g_u[1]; m = best[1]; gn = g_n[1]
+					ul = u + int(u / 4); if (ul > 1000) ul = 1000
+					uh = u - int(u / 4); if (uh < 1) uh = 1
+					blo = int((1000 + ul - 1) / ul); bhi = int((1000 + uh - 1) / uh)
+					if (bhi > m) bhi = m
+					if (bhi < gn) bhi = gn
+					if (blo > gn) blo = gn
+				}
+				print k + 0, t + 0, moved + 0, out ",", sw, blo, bhi
+			}' "$s_first" - "$s_last")
 		inside=$((inside + $1 + $3)) total=$((total + $2))
 		outside=$4
+		if [ "$5" -ge 0 ]; then
+			[ "$6" -lt $nlo ] && nlo=$6
+			[ "$7" -gt $nhi ] && nhi=$7
+			[ "$5" -lt $wlo ] && wlo=$5
+			[ "$5" -gt $whi ] && whi=$5
+		fi
 		sleep 0.2
 		s=$((s + 1))
 	done
@@ -312,10 +334,21 @@ if [ ! -x "$BIN/member_age" ]; then
 else
 	sub0=$(placed_group | awk '{ print $4 }')
 	member_windows=$(cat "$DIR/member_windows")
-	echo 10 >"$DIR/member_windows"
-	at_nice0 "$BIN/member_age" -f "$WORK/dummy1" -c 2500 -a 5000 >"$WORK/age.out" 2>&1 &
+	rm -f "$WORK/age.stopped"
+	at_nice0 "$BIN/member_age" -f "$WORK/dummy1" -c 2500 -a 5000 -s "$WORK/age.stopped" \
+		>"$WORK/age.out" 2>&1 &
 	age=$!
 	pids="$pids $age"
+	# It contends under the default horizon: in a one-CPU sub-domain it
+	# runs in turn with the copies and contends only now and then, and
+	# at 10 windows it aged out while still writing the file (22 and 8
+	# of its samples inside, of 31 and 17, in the x86_64 guest).  The
+	# horizon drops to 10 windows as it stops, so that it ages out
+	# within the 2 s the check allows.
+	while kill -0 "$age" 2>/dev/null && [ ! -e "$WORK/age.stopped" ]; do
+		sleep 0.05
+	done
+	echo 10 >"$DIR/member_windows"
 	wait "$age" || errs7="member_age failed: $(tr '\n' ' ' <"$WORK/age.out");"
 	echo "$member_windows" >"$DIR/member_windows"
 	sub1=$(placed_group | awk '{ print $4 }')
@@ -325,19 +358,8 @@ else
 	age_count()
 	{
 		sed -n "s/^$1 //p" "$WORK/age.out" | tr ' ' '\n' |
-			awk -F: -v from="$2" -v both="$3" -v s0="$sub0" -v s1="$sub1" '
-			function span(list, set,    n, i, r, b, c) {
-				n = split(list, r, ",")
-				for (i = 1; i <= n; i++) {
-					if (r[i] == "" || r[i] == "-")
-						continue
-					if (split(r[i], b, "-") < 2)
-						b[2] = b[1]
-					for (c = b[1] + 0; c <= b[2] + 0; c++)
-						set[c] = 1
-				}
-			}
-			BEGIN { span(s0, in0); span(s1, in1) }
+			awk -F: -v from="$2" -v both="$3" -v s0="$sub0" -v s1="$sub1" "$AWK_CPUS"'
+			BEGIN { cpus_add(s0, in0); cpus_add(s1, in1) }
 			NF == 2 && $1 >= from {
 				n++
 				a = ($2 in in0); b = ($2 in in1)
