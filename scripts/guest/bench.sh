@@ -36,8 +36,10 @@
 # per enable=1 run of a file test in bench mode with the group sampled in
 # the middle of its copy pass:
 #   BENCH-GROUP load=<name> round=<r> members=<m> u=<permille> n=<n> cpus=<list>
-# and one per enable=1 run with what placement did meanwhile (stats deltas):
-#   BENCH-STATS load=<name> round=<r> group_assign=<k> wake_redirect=<k> ...
+# and for context1, shell8 and hackbench the largest groups of any kind
+# (BENCH-GROUPS, see sample_groups),
+# and one per enable=1 run with the statistics that moved meanwhile:
+#   BENCH-STATS load=<name> round=<r> contended=<k> group_join=<k> ...
 # With PROFILE=1 in the environment (make bench PROFILE=1: a kernel with
 # CONFIG_PROFILING booted with profile=2), each run also prints where the
 # CPUs' ticks went (/proc/stat) and the kernel functions hit most often by
@@ -144,6 +146,18 @@ one() {
 		return
 	fi
 	[ "$mode" = bench ] && [ "$en" = 1 ] && cat $d/stats >"$work/stats0"
+	gp=
+	case $name in
+	context1-* | shell8 | hackbench-*)
+		if [ "$mode" = bench ] && [ "$en" = 1 ]; then
+			# hackbench's runs last about a second
+			gs=$((t / 2))
+			case $name in hackbench-*) gs=0.5 ;; esac
+			sample_groups "$name" "$r" "$gs" >"$work/groups-sample" &
+			gp=$!
+		fi
+		;;
+	esac
 	if [ -n "${PROFILE:-}" ]; then
 		cpu_ticks >"$work/cpu0"
 		[ -w /proc/profile ] && echo >/proc/profile
@@ -151,9 +165,13 @@ one() {
 	"$@" >"$work/out" 2>&1
 	st=$?
 	[ -z "${PROFILE:-}" ] || prof_report "$name" "$en" "$r"
+	if [ -n "$gp" ]; then
+		wait "$gp"
+		cat "$work/groups-sample"
+	fi
 	[ "$mode" = bench ] && [ "$en" = 1 ] &&
 		awk -v l="$name" -v r="$r" 'NR == FNR { a[$1] = $2; next }
-			$1 ~ /^(group_assign|group_resize|wake_redirect|wake_avoid|spin_skipped|lb_refused|member_moved)$/ {
+			$1 !~ /^(enable|disable|tunable_set|tunable_reject)$/ && $2 != a[$1] {
 				s = s " " $1 "=" $2 - a[$1] }
 			END { print "BENCH-STATS load=" l " round=" r s }' "$work/stats0" $d/stats
 	if [ $st -ne 0 ]; then
@@ -195,6 +213,15 @@ sample_group() {
 	awk -v l="$1" -v r="$2" 'NR > 1 && $2 == "rwsem" && $3 > best { best = $3
 		line = "BENCH-GROUP load=" l " round=" r " members=" $3 " u=" $4 " n=" $5 " cpus=" $8 }
 		END { if (line != "") print line }' $d/groups
+}
+
+# The five groups with the most members, any kind, after $3 seconds:
+#   BENCH-GROUPS load=<name> round=<r> kind:members:u:n:windows:cpus ...
+sample_groups() {
+	sleep "$3"
+	sort -k3,3nr $d/groups 2>/dev/null | awk -v l="$1" -v r="$2" '
+		$1 != "id" && n < 5 { n++; s = s " " $2 ":" $3 ":" $4 ":" $5 ":" $6 ":" $8 }
+		END { print "BENCH-GROUPS load=" l " round=" r s }'
 }
 
 # file_test NAME-N ENABLE ROUND BUFSIZE MAXBLOCKS COPIES [taskset CPUS]
