@@ -89,54 +89,37 @@ hackbench_score() {
 cpu_ticks() { sed -n 's/^cpu  *//p' /proc/stat; }
 
 # prof_report NAME EN R: the CPU ticks since $work/cpu0 and the kernel
-# functions with the most profile ticks since the last reset (profile=2:
-# one counter per 4 bytes of kernel text from _stext; the first word read
-# is that step).  Offsets from _stext are taken modulo 2^32 from the
-# addresses' low 8 hex digits: awk's numbers are doubles.
+# functions with the most profile ticks since the last reset.  The first
+# word of /proc/profile is the bucket size in bytes, then one counter per
+# bucket of kernel text from _stext.  Both the hit buckets and the text
+# symbols become offsets from _stext, sorted, and one pass hands each hit
+# to the last symbol at or below it.  Offsets are taken modulo 2^32 from
+# the addresses' low 8 hex digits: awk's numbers are doubles.
 prof_report() {
 	cpu_ticks | awk -v l="$1" -v e="$2" -v r="$3" 'NR == FNR { for (i = 1; i <= NF; i++) a[i] = $i; next }
 		{ split("user nice system idle iowait irq softirq steal", k, " ")
 		  s = ""; for (i = 1; i <= 8; i++) s = s " " k[i] "=" $i - a[i]
 		  print "BENCH-CPU load=" l " enable=" e " round=" r s }' "$work/cpu0" -
 	[ -r /proc/profile ] || return 0
-	od -An -v -tu4 -w4 /proc/profile | grep -vn '^ *0$' >"$work/prof"
-	awk '$2 ~ /^[tTwW]$/ { print }' /proc/kallsyms >"$work/syms"
-	awk -v l="$1" -v e="$2" -v r="$3" -v top="${PROFILE_TOP:-25}" '
-		function lo32(h,    i, c, v) {
-			h = substr(h, length(h) - 7); v = 0
-			for (i = 1; i <= 8; i++) {
-				c = index("0123456789abcdef", substr(h, i, 1)) - 1
-				v = v * 16 + c
-			}
+	od -An -v -tu4 -w4 /proc/profile | grep -vn '^ *0$' |
+		awk -F: 'NR == 1 && $1 == 1 { step = $2; next } { print ($1 - 2) * step, $2 + 0 }' >"$work/hits"
+	awk 'function lo32(h,    i, v) {
+			h = substr(h, length(h) - 7)
+			for (i = 1; i <= 8; i++)
+				v = v * 16 + index("0123456789abcdef", substr(h, i, 1)) - 1
 			return v
 		}
-		FILENAME == ARGV[1] { split($0, f, ":"); if (f[1] == 1) step = f[2] + 0
-			else { cnt[f[1] - 2] = f[2] + 0; total += f[2] } ; next }
-		$3 == "_stext" { base = lo32($1) }
-		{ addr[++n] = lo32($1); name[n] = $3 }
-		END {
-			m = 0
-			for (i = 1; i <= n; i++) {
-				o = addr[i] - base; if (o < 0) o += 4294967296
-				if (o < 1073741824) { m++; so[m] = o; sn[m] = name[i] }
-			}
-			# insertion sort of the symbols by offset would be slow:
-			# bucket the hits by symbol with a binary search instead
-			for (i = 2; i <= m; i++) { v = so[i]; w = sn[i]; j = i - 1
-				while (j > 0 && so[j] > v) { so[j + 1] = so[j]; sn[j + 1] = sn[j]; j-- }
-				so[j + 1] = v; sn[j + 1] = w }
-			for (b in cnt) {
-				o = b * step; lo_ = 1; hi = m
-				while (lo_ < hi) { mid = int((lo_ + hi + 1) / 2); if (so[mid] <= o) lo_ = mid; else hi = mid - 1 }
-				fn[sn[lo_]] += cnt[b]
-			}
-			s = ""
-			for (k = 0; k < top; k++) { best = ""; bv = 0
-				for (f in fn) if (fn[f] > bv) { bv = fn[f]; best = f }
-				if (best == "") break
-				s = s " " best "=" bv; delete fn[best] }
-			print "BENCH-PROF load=" l " enable=" e " round=" r " ticks=" total s
-		}' "$work/prof" "$work/syms"
+		NR == FNR { if ($3 == "_stext") base = lo32($1); next }
+		$2 ~ /^[tTwW]$/ { o = lo32($1) - base; if (o < 0) o += 4294967296
+			if (o < 1073741824) print o, $3 }' /proc/kallsyms /proc/kallsyms |
+		sort -n >"$work/syms"
+	awk 'NR == FNR { so[++m] = $1; sn[m] = $2; next }
+		{ while (j < m && so[j + 1] <= $1) j++; if (j) fn[sn[j]] += $2 }
+		END { for (f in fn) print fn[f], f }' "$work/syms" "$work/hits" |
+		sort -rn | head -n "${PROFILE_TOP:-25}" |
+		awk -v l="$1" -v e="$2" -v r="$3" -v t="$(awk '{ t += $2 } END { print t + 0 }' "$work/hits")" '
+			{ s = s " " $2 "=" $1 }
+			END { print "BENCH-PROF load=" l " enable=" e " round=" r " ticks=" t s }'
 }
 
 one() {
