@@ -220,6 +220,7 @@ kerneldoc_clean() {
 }
 t "kernel-doc: no new warnings in the series' files and the module" kerneldoc_clean
 t "trace-summary.py summarises a sample trace" "$AFFSCHED_TOP/scripts/test-trace-summary.sh"
+t "kcsan-reports.py sorts a sample console's KCSAN reports" "$AFFSCHED_TOP/scripts/test-kcsan-reports.sh"
 t "spin: models/osq.pml (OSQ, NUMA hand-off) and models/asid.pml (ASID allocator), mutants caught" \
 	"$AFFSCHED_TOP/scripts/check-models.sh"
 

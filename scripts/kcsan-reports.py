@@ -8,12 +8,18 @@ the series (0 otherwise, 2 on bad arguments).
 
 SERIES_FUNCS is a file of function names, one per line: the functions that
 the series adds or changes (check.sh takes them from the hunk headers of
-the series' diff).  A report touches the series when any frame of either
-access is an affsched function, or when the function holding either racing
-access (its first frame) is in SERIES_FUNCS, unless that access is one of
-the base kernel's own races listed in BASE_RACES below.  Races of the base
-5.10 kernel elsewhere (mm, timers, ...) are printed and counted, but are
-not the series' to fix.
+the series' diff).  Each racing access is charged to the function that
+made it: its first frame or, when that is a generic helper that accesses
+memory for its caller (bitmap and cpumask walkers, mem*), the first frame
+that is not.  A report touches the series when either access is charged
+to an affsched function or to one in SERIES_FUNCS, unless that access is
+marked (READ_ONCE(), WRITE_ONCE(), atomics: of a racing pair the plain
+access is the one that breaks the rules) or is one of the base kernel's
+own races listed in BASE_RACES below.  Frames further down do not count:
+a base function that races while an affsched caller waits below it in
+the stack (load balancing entered from the placement worker's schedule())
+is the base kernel's race.  Races of the base 5.10 kernel elsewhere (mm,
+timers, ...) are printed and counted, but are not the series' to fix.
 """
 import re
 import sys
@@ -27,15 +33,28 @@ BASE_RACES = {
     # spinning code (rwsem_can_spin_on_owner() in the slow path).
     ('rwsem_spin_on_owner', 'read', 4),
     ('rwsem_down_write_slowpath', 'read', 4),
+    # osq_wait_next(): the plain test of @node->next (a pointer) before its
+    # xchg(), which the successor writes with WRITE_ONCE() when it queues;
+    # inlined into osq_lock() (unqueue) and osq_unlock().  The series
+    # leaves that line as 5.10 has it; its own reads of the queue nodes
+    # are READ_ONCE() or of the int @locked.
+    ('osq_wait_next', 'read', 8),
+    ('osq_lock', 'read', 8),
+    ('osq_unlock', 'read', 8),
 }
 
+# Helpers that access memory on behalf of their caller: the access is
+# charged to the first frame below them.
+HELPER = re.compile(r'^(_?_?find_(next|first)_\w*bit|_?_?bitmap_\w+|cpumask_\w+|'
+                    r'_?_?mem(cpy|set|move|cmp)|str\w+)$')
+
 ACCESS = re.compile(r'^(?:race at unknown origin, with )?(read-write|read|write)'
-                    r'(?: \(marked\))? to 0x[0-9a-f]+ of (\d+) bytes by (?:task \d+|interrupt)')
+                    r'( \(marked\))? to 0x[0-9a-f]+ of (\d+) bytes by (?:task \d+|interrupt)')
 FRAME = re.compile(r'^\s*([A-Za-z_][A-Za-z0-9_.]*)\+0x[0-9a-f]+/0x[0-9a-f]+')
 
 
 def reports(lines):
-    """Yield (title, [(kind, size, [frames])]) for each report."""
+    """Yield (title, [(kind, size, [frames], marked)]) for each report."""
     title, accesses, cur = None, [], None
     for line in lines:
         line = re.sub(r'^\[\s*\d+\.\d+\]\s?', '', line.rstrip('\n'))
@@ -53,7 +72,7 @@ def reports(lines):
             continue
         m = ACCESS.match(line)
         if m:
-            cur = (m.group(1), int(m.group(2)), [])
+            cur = (m.group(1), int(m.group(3)), [], bool(m.group(2)))
             accesses.append(cur)
             continue
         m = FRAME.match(line)
@@ -63,11 +82,20 @@ def reports(lines):
         yield title, accesses
 
 
+def owner(frames):
+    """The function an access is charged to (see the docstring)."""
+    for f in frames:
+        if not HELPER.match(f):
+            return f
+    return frames[0] if frames else None
+
+
 def touches_series(accesses, series):
-    for kind, size, frames in accesses:
-        if any('affsched' in f for f in frames):
-            return True
-        if frames and frames[0] in series and (frames[0], kind, size) not in BASE_RACES:
+    for kind, size, frames, marked in accesses:
+        f = owner(frames)
+        if marked or f is None or (f, kind, size) in BASE_RACES:
+            continue
+        if 'affsched' in f or f in series:
             return True
     return False
 
@@ -88,7 +116,7 @@ def main():
     for title, accesses in found:
         mine = touches_series(accesses, series)
         bad += mine
-        tops = ' / '.join(f'{k} {s} B in {fr[0] if fr else "?"}' for k, s, fr in accesses)
+        tops = ' / '.join(f'{k} {s} B in {owner(fr) or "?"}' for k, s, fr, _ in accesses)
         print(f'{"SERIES" if mine else "base  "} {title[len("BUG: KCSAN: "):]} [{tops}]')
     print(f'KCSAN reports: {len(found)}, touching the series: {bad}')
     return 1 if bad else 0
