@@ -46,7 +46,7 @@ BASE_RACES = {
 # Helpers that access memory on behalf of their caller: the access is
 # charged to the first frame below them.
 HELPER = re.compile(r'^(_?_?find_(next|first)_\w*bit|_?_?bitmap_\w+|cpumask_\w+|'
-                    r'_?_?mem(cpy|set|move|cmp)|str\w+)$')
+                    r'_?_?mem(cpy|set|move|cmp)|str(n?cpy|scpy|n?cmp|n?len|r?chr))$')
 
 ACCESS = re.compile(r'^(?:race at unknown origin, with )?(read-write|read|write)'
                     r'( \(marked\))? to 0x[0-9a-f]+ of (\d+) bytes by (?:task \d+|interrupt)')
