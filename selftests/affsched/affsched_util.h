@@ -1,16 +1,20 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Helpers shared by the affsched selftest programs: strict option
- * parsing, clock readers, EINTR-safe full reads and writes, and reaping
- * the copies of a load.
+ * parsing, clock readers, EINTR-safe full reads and writes, reaping the
+ * copies of a load, reading the module's debugfs file "groups", and the
+ * shared-file write load whose hold ratio is known (holdratio, lockcost).
  */
 #ifndef AFFSCHED_UTIL_H
 #define AFFSCHED_UTIL_H
 
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -152,6 +156,254 @@ static inline int reap_children(const pid_t *pids, unsigned int n)
 		}
 	}
 	return fail;
+}
+
+/* The header line of the module's debugfs file "groups". */
+#define AFFSCHED_GROUPS_HEADER	"id kind members u_permille n windows state cpus uid"
+#define AFFSCHED_FILE_MAX	(1U << 20)	/* read_file()'s limit (bytes) */
+
+/* One line of the groups file (Documentation/interface.rst). */
+struct affsched_group_line {
+	char id[9];		/* 8 hex digits */
+	char kind[8];		/* "rwsem" or "mutex" */
+	char state[8];		/* "forming", "active" or "idle" */
+	unsigned int members;
+	unsigned int u;		/* u_permille, 0..1000 */
+	unsigned int n;
+	unsigned int windows;
+};
+
+/*
+ * Read all of @path (at most AFFSCHED_FILE_MAX bytes) into a malloc()ed,
+ * NUL-terminated buffer.  Return: the buffer, or NULL with errno set
+ * (EFBIG past the limit).
+ */
+static inline char *read_file(const char *path)
+{
+	size_t size = 4096, len = 0;
+	char *buf, *nbuf;
+	ssize_t n;
+	int fd, err;
+
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return NULL;
+	buf = malloc(size);
+	if (!buf) {
+		close(fd);
+		errno = ENOMEM;
+		return NULL;
+	}
+	for (;;) {
+		if (len + 1 == size) {
+			err = size >= AFFSCHED_FILE_MAX ? EFBIG : ENOMEM;
+			nbuf = size >= AFFSCHED_FILE_MAX ? NULL : realloc(buf, size * 2);
+			if (!nbuf)
+				goto fail;
+			buf = nbuf;
+			size *= 2;
+		}
+		n = read(fd, buf + len, size - 1 - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			err = errno;
+			goto fail;
+		}
+		if (!n)
+			break;
+		len += n;
+	}
+	close(fd);
+	buf[len] = '\0';
+	return buf;
+fail:
+	close(fd);
+	free(buf);
+	errno = err;
+	return NULL;
+}
+
+/* A field of the groups file: decimal digits only, fits in 32 bits. */
+static inline int groups_field_uint(const char *s, unsigned int *v)
+{
+	unsigned long x;
+	char *end;
+
+	if (*s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	x = strtoul(s, &end, 10);
+	if (errno || *end || x > UINT_MAX)
+		return -1;
+	*v = x;
+	return 0;
+}
+
+/*
+ * Parse one line "id kind members u_permille n windows state cpus uid" of
+ * the groups file into @g; @line is cut up.  cpus is "-" or a CPU list.
+ * Return: 0 if well-formed, else -1.
+ */
+static inline int parse_group_line(char *line, struct affsched_group_line *g)
+{
+	char *f[10], *save = NULL, *tok;
+	unsigned int nf = 0, i, uid;
+
+	for (tok = strtok_r(line, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
+		if (nf == 10)
+			return -1;
+		f[nf++] = tok;
+	}
+	if (nf != 9 || groups_field_uint(f[8], &uid) || strlen(f[0]) != 8 ||
+	    strspn(f[7], "-,0123456789") != strlen(f[7]))
+		return -1;
+	for (i = 0; i < 8; i++)
+		if (!strchr("0123456789abcdef", f[0][i]))
+			return -1;
+	if (strcmp(f[1], "rwsem") && strcmp(f[1], "mutex"))
+		return -1;
+	if (groups_field_uint(f[2], &g->members) || groups_field_uint(f[3], &g->u) ||
+	    groups_field_uint(f[4], &g->n) || groups_field_uint(f[5], &g->windows))
+		return -1;
+	if (g->u > 1000)
+		return -1;
+	if (strcmp(f[6], "forming") && strcmp(f[6], "active") && strcmp(f[6], "idle"))
+		return -1;
+	strcpy(g->id, f[0]);
+	strcpy(g->kind, f[1]);
+	strcpy(g->state, f[6]);
+	return 0;
+}
+
+/*
+ * Read the groups file @path: check its header and parse each line into
+ * @out[0..@max - 1] (well-formed lines past @max are counted, not
+ * stored).  A malformed line is skipped and the first one is described in
+ * @why; @why is "" if there is none.
+ * Return: the number of well-formed lines, or -1 with the reason in @why
+ * if the file cannot be read or its header is missing or wrong.
+ */
+static inline int read_groups(const char *path, struct affsched_group_line *out,
+			      unsigned int max, char *why, size_t len)
+{
+	char *buf, *line, *next, *copy;
+	struct affsched_group_line g;
+	int nr = 0;
+
+	why[0] = '\0';
+	buf = read_file(path);
+	if (!buf) {
+		snprintf(why, len, "cannot read the groups file: %s", strerror(errno));
+		return -1;
+	}
+	next = strchr(buf, '\n');
+	if (next)
+		*next++ = '\0';
+	if (!*buf && !next) {
+		snprintf(why, len, "empty file, no header");
+		free(buf);
+		return -1;
+	}
+	if (strcmp(buf, AFFSCHED_GROUPS_HEADER)) {
+		snprintf(why, len, "header is '%.100s'", buf);
+		free(buf);
+		return -1;
+	}
+	for (line = next; line && *line; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		if (!*line)
+			continue;
+		copy = strdup(line);
+		if (copy && !parse_group_line(copy, &g)) {
+			if ((unsigned int)nr < max)
+				out[nr] = g;
+			nr++;
+		} else if (!why[0]) {
+			snprintf(why, len, "bad line '%.100s'", line);
+		}
+		free(copy);
+	}
+	free(buf);
+	return nr;
+}
+
+/*
+ * The write load: pwrite() one block to a file that the copies share, at
+ * offset (i mod WRITE_LOAD_BLOCKS) * block so that the file stays small,
+ * then spin @iters iterations in user space; the write holds the file's
+ * inode rwsem for most of the call.
+ */
+#define WRITE_LOAD_BLOCKS	64
+
+struct write_load {
+	int fd;
+	const char *buf;
+	unsigned int block;	/* bytes per pwrite() */
+	uint64_t iters;		/* spin iterations after each write */
+};
+
+/* Figures of a timed run of the write load. */
+struct write_load_stats {
+	uint64_t loops;
+	int64_t write_ns;	/* time inside pwrite() */
+	int64_t total_ns;	/* time of the whole run */
+} __attribute__((aligned(64)));	/* one cache line per copy when shared */
+
+/* The load's spin: @iters iterations of a multiply-add. */
+static inline void burn(uint64_t iters)
+{
+	volatile uint64_t acc = 1;
+	uint64_t i;
+
+	for (i = 0; i < iters; i++)
+		acc = acc * 3 + i;
+}
+
+/*
+ * Run the write load @ld for @ns nanoseconds (forever if negative),
+ * timing each pwrite() with CLOCK_MONOTONIC into @st, which is kept
+ * current (a copy's figures are read after it is killed).
+ * Return: 0, or -1 with the reason in @why.
+ */
+static inline int run_write_load(const struct write_load *ld, int64_t ns,
+				 struct write_load_stats *st, char *why, size_t len)
+{
+	int64_t start, end, t0, t1;
+	uint64_t i = 0;
+	ssize_t n;
+
+	memset(st, 0, sizeof(*st));
+	start = now_ns();
+	end = ns < 0 ? INT64_MAX : start + ns;
+	t0 = start;
+	while (t0 < end) {
+		n = pwrite(ld->fd, ld->buf, ld->block,
+			   (off_t)(i % WRITE_LOAD_BLOCKS) * ld->block);
+		t1 = now_ns();
+		if (n != (ssize_t)ld->block) {
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n < 0)
+				snprintf(why, len, "pwrite: %s", strerror(errno));
+			else
+				snprintf(why, len, "pwrite: %zd of %u bytes", n, ld->block);
+			return -1;
+		}
+		st->write_ns += t1 - t0;
+		burn(ld->iters);
+		t0 = now_ns();
+		st->total_ns = t0 - start;
+		st->loops++;
+		i++;
+	}
+	if (!st->loops) {
+		snprintf(why, len, "no loop completed");
+		return -1;
+	}
+	return 0;
 }
 
 #endif /* AFFSCHED_UTIL_H */

@@ -68,7 +68,6 @@
 #define DEF_DIR		"/tmp"
 #define DEF_DEBUGFS	"/sys/kernel/debug/affsched"
 
-#define NR_BLOCKS	64		/* the shared file never grows past this */
 #define TOLERANCE	100		/* permille, hold ratio */
 #define NS_PER_SEC	1000000000LL
 #define SAMPLE_NS	(NS_PER_SEC / 2)
@@ -77,24 +76,7 @@
 #define TRIAL_NS	(NS_PER_SEC / 5)	/* trial with the first guess */
 #define SINGLE_NS	NS_PER_SEC		/* single-copy run */
 #define MAX_ITERS	(1ULL << 40)
-#define MAX_GROUPS_SIZE	(1U << 20)
-#define GROUPS_HEADER	"id kind members u_permille n windows state cpus uid"
 #define NR_TESTS	6
-
-/* What one copy needs to run the load. */
-struct load {
-	int fd;
-	const char *buf;
-	unsigned int block;
-	uint64_t iters;		/* spin iterations after each write */
-};
-
-/* Figures of a timed run of the load. */
-struct load_stats {
-	uint64_t loops;
-	int64_t write_ns;	/* time inside pwrite() */
-	int64_t total_ns;	/* time of the whole run */
-} __attribute__((aligned(64)));	/* one cache line per copy when shared */
 
 /* Result of the calibration process; one atomic pipe write. */
 struct calib {
@@ -106,23 +88,12 @@ struct calib {
 	char why[160];
 };
 
-/* One line of the groups file. */
-struct group {
-	char id[9];
-	char kind[8];
-	char state[8];
-	unsigned int members;
-	unsigned int u;
-	unsigned int n;
-	unsigned int windows;
-};
-
 /* What one read of the groups file showed. */
 struct sample {
 	int ok;			/* well-formed */
 	int found;		/* an rwsem group is listed */
 	unsigned int ngroups;
-	struct group g;		/* the rwsem group with the most members */
+	struct affsched_group_line g;	/* the rwsem group with the most members */
 	char why[160];		/* why not well-formed */
 };
 
@@ -142,7 +113,7 @@ static pid_t cal_pid;
 static pid_t *pids;		/* 0 once reaped */
 static int *statuses;
 static unsigned char *early;	/* ended before it was stopped */
-static struct load_stats *copy_stats;	/* shared with the copies */
+static struct write_load_stats *copy_stats;	/* shared with the copies */
 static unsigned int nr_started;
 static char file_path[PATH_MAX];
 static int file_made;
@@ -181,15 +152,6 @@ static void usage(FILE *f, const char *prog)
 }
 
 /* The spin: @iters iterations of arithmetic on a volatile. */
-static void burn(uint64_t iters)
-{
-	volatile uint64_t acc = 1;
-	uint64_t i;
-
-	for (i = 0; i < iters; i++)
-		acc = acc * 3 + i;
-}
-
 static uint64_t to_iters(double x)
 {
 	if (!(x >= 1.0))
@@ -209,53 +171,11 @@ static unsigned int permille(int64_t part, int64_t whole)
 	return p > 1000 ? 1000 : p;
 }
 
-/*
- * Run the load for @ns nanoseconds (forever if negative), timing each
- * pwrite() with CLOCK_MONOTONIC.  0, or -1 with the reason in @why.
- */
-static int run_load(const struct load *ld, int64_t ns, struct load_stats *st,
-		    char *why, size_t len)
-{
-	int64_t start, end, t0, t1;
-	uint64_t i = 0;
-	ssize_t n;
-
-	memset(st, 0, sizeof(*st));
-	start = now_ns();
-	end = ns < 0 ? INT64_MAX : start + ns;
-	t0 = start;
-	while (t0 < end) {
-		n = pwrite(ld->fd, ld->buf, ld->block, (off_t)(i % NR_BLOCKS) * ld->block);
-		t1 = now_ns();
-		if (n != (ssize_t)ld->block) {
-			if (n < 0 && errno == EINTR)
-				continue;
-			if (n < 0)
-				snprintf(why, len, "pwrite: %s", strerror(errno));
-			else
-				snprintf(why, len, "pwrite: %zd of %u bytes", n, ld->block);
-			return -1;
-		}
-		st->write_ns += t1 - t0;
-		burn(ld->iters);
-		t0 = now_ns();
-		/* Kept current: a copy's figures are read after it is killed. */
-		st->total_ns = t0 - start;
-		st->loops++;
-		i++;
-	}
-	if (!st->loops) {
-		snprintf(why, len, "no loop completed");
-		return -1;
-	}
-	return 0;
-}
-
 /* Mean time of an empty pwrite() (ns): the part of a write not under the lock. */
 static double empty_ns;
 
 /* Time holding the lock in a run, as user space can tell (ns). */
-static int64_t held_ns(const struct load_stats *st)
+static int64_t held_ns(const struct write_load_stats *st)
 {
 	int64_t h = st->write_ns - (int64_t)(empty_ns * st->loops);
 
@@ -263,7 +183,7 @@ static int64_t held_ns(const struct load_stats *st)
 }
 
 /* Mean time of an empty pwrite() on @ld's file, over @ns nanoseconds. */
-static double time_empty_write(const struct load *ld, int64_t ns)
+static double time_empty_write(const struct write_load *ld, int64_t ns)
 {
 	int64_t start = now_ns(), t = start;
 	uint64_t loops = 0;
@@ -281,7 +201,7 @@ static double time_empty_write(const struct load *ld, int64_t ns)
  * Scale the spin of @ld after a run of @st: t_o of the time outside
  * pwrite() is not the spin's, the rest scales with the iterations.
  */
-static void rescale(struct load *ld, const struct load_stats *st, double t_o)
+static void rescale(struct write_load *ld, const struct write_load_stats *st, double t_o)
 {
 	double w_mean = (double)st->write_ns / st->loops;
 	double o_mean = (double)(st->total_ns - st->write_ns) / st->loops;
@@ -292,62 +212,19 @@ static void rescale(struct load *ld, const struct load_stats *st, double t_o)
 }
 
 /*
- * Size the spin so that a single copy holds the lock @ratio permille of
- * the time, then measure what it does.  Prints the figures as it goes.
+ * Measure the single copy with the calibrated spin (twice, rescaling the
+ * spin once, if the first run misses @ratio by more than TOLERANCE) and
+ * fill @c.  @t_o is the loop's time outside pwrite() without the spin.
  */
-static int calibrate(struct load *ld, struct calib *c)
+static int measure_single(struct write_load *ld, struct calib *c, double t_o)
 {
-	struct load_stats st;
-	double t_w, t_o, ipns, burn_ns, w_mean, o_mean;
-	int64_t cpu;
-	uint64_t k;
+	struct write_load_stats st;
 	unsigned int u1 = 0, u1_lock = 0;
+	double w_mean, o_mean = 0;
 	int round;
 
-	/*
-	 * Mean time of an empty pwrite(), of a pwrite() on its own, and of
-	 * the rest of a loop without the spin (clock reads).
-	 */
-	empty_ns = time_empty_write(ld, CAL_WRITE_NS);
-	ld->iters = 0;
-	if (run_load(ld, CAL_WRITE_NS, &st, c->why, sizeof(c->why)))
-		return -1;
-	t_w = (double)st.write_ns / st.loops;
-	t_o = (double)(st.total_ns - st.write_ns) / st.loops;
-
-	/* Spin iterations per nanosecond of CPU time. */
-	for (k = 1 << 12;; k *= 2) {
-		cpu = clock_ns(CLOCK_THREAD_CPUTIME_ID);
-		burn(k);
-		cpu = clock_ns(CLOCK_THREAD_CPUTIME_ID) - cpu;
-		if (cpu >= CAL_BURN_NS || k >= MAX_ITERS)
-			break;
-	}
-	ipns = (double)k / (cpu > 0 ? cpu : 1);
-
-	/* t_w / (t_w + t_o + burn) = ratio */
-	burn_ns = t_w * (1000 - ratio) / ratio - t_o;
-	ld->iters = to_iters(burn_ns * ipns);
-	ksft_print_msg("empty_pwrite_ns %.0f\n", empty_ns);
-	ksft_print_msg("pwrite_ns %.0f\n", t_w);
-	ksft_print_msg("loop_overhead_ns %.0f\n", t_o);
-	ksft_print_msg("pwrite_calibration_loops %" PRIu64 "\n", st.loops);
-	ksft_print_msg("burn_iters_per_ns %.4f\n", ipns);
-	ksft_print_msg("burn_target_ns %.0f\n", burn_ns);
-	ksft_print_msg("burn_iters_first_guess %" PRIu64 "\n", ld->iters);
-
-	/*
-	 * A spin right after a system call runs slower than the spin timed
-	 * on its own: correct the guess by a short trial of the real loop.
-	 */
-	if (run_load(ld, TRIAL_NS, &st, c->why, sizeof(c->why)))
-		return -1;
-	ksft_print_msg("trial_hold_permille %u\n", permille(st.write_ns, st.total_ns));
-	rescale(ld, &st, t_o);
-	ksft_print_msg("burn_iters %" PRIu64 "\n", ld->iters);
-
 	for (round = 1; round <= 2; round++) {
-		if (run_load(ld, SINGLE_NS, &st, c->why, sizeof(c->why)))
+		if (run_write_load(ld, SINGLE_NS, &st, c->why, sizeof(c->why)))
 			return -1;
 		/* Per loop: inside pwrite(), and outside (spin, clock reads). */
 		w_mean = (double)st.write_ns / st.loops;
@@ -379,6 +256,62 @@ static int calibrate(struct load *ld, struct calib *c)
 	return 0;
 }
 
+/*
+ * Size the spin so that a single copy holds the lock @ratio permille of
+ * the time, then measure what it does.  Prints the figures as it goes.
+ */
+static int calibrate(struct write_load *ld, struct calib *c)
+{
+	struct write_load_stats st;
+	double t_w, t_o, ipns, burn_ns;
+	int64_t cpu;
+	uint64_t k;
+
+	/*
+	 * Mean time of an empty pwrite(), of a pwrite() on its own, and of
+	 * the rest of a loop without the spin (clock reads).
+	 */
+	empty_ns = time_empty_write(ld, CAL_WRITE_NS);
+	ld->iters = 0;
+	if (run_write_load(ld, CAL_WRITE_NS, &st, c->why, sizeof(c->why)))
+		return -1;
+	t_w = (double)st.write_ns / st.loops;
+	t_o = (double)(st.total_ns - st.write_ns) / st.loops;
+
+	/* Spin iterations per nanosecond of CPU time. */
+	for (k = 1 << 12;; k *= 2) {
+		cpu = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+		burn(k);
+		cpu = clock_ns(CLOCK_THREAD_CPUTIME_ID) - cpu;
+		if (cpu >= CAL_BURN_NS || k >= MAX_ITERS)
+			break;
+	}
+	ipns = (double)k / (cpu > 0 ? cpu : 1);
+
+	/* t_w / (t_w + t_o + burn) = ratio */
+	burn_ns = t_w * (1000 - ratio) / ratio - t_o;
+	ld->iters = to_iters(burn_ns * ipns);
+	ksft_print_msg("empty_pwrite_ns %.0f\n", empty_ns);
+	ksft_print_msg("pwrite_ns %.0f\n", t_w);
+	ksft_print_msg("loop_overhead_ns %.0f\n", t_o);
+	ksft_print_msg("pwrite_calibration_loops %" PRIu64 "\n", st.loops);
+	ksft_print_msg("burn_iters_per_ns %.4f\n", ipns);
+	ksft_print_msg("burn_target_ns %.0f\n", burn_ns);
+	ksft_print_msg("burn_iters_first_guess %" PRIu64 "\n", ld->iters);
+
+	/*
+	 * A spin right after a system call runs slower than the spin timed
+	 * on its own: correct the guess by a short trial of the real loop.
+	 */
+	if (run_write_load(ld, TRIAL_NS, &st, c->why, sizeof(c->why)))
+		return -1;
+	ksft_print_msg("trial_hold_permille %u\n", permille(st.write_ns, st.total_ns));
+	rescale(ld, &st, t_o);
+	ksft_print_msg("burn_iters %" PRIu64 "\n", ld->iters);
+
+	return measure_single(ld, c, t_o);
+}
+
 /* Wait for process @pid; its status, or -1 if there is none to wait for. */
 static int reap(pid_t pid)
 {
@@ -392,9 +325,9 @@ static int reap(pid_t pid)
 }
 
 /* Calibrate in a child, so that this process never takes the lock. */
-static void run_calibration(const struct load *proto, struct calib *c)
+static void run_calibration(const struct write_load *proto, struct calib *c)
 {
-	struct load ld = *proto;
+	struct write_load ld = *proto;
 	int p[2], status;
 	ssize_t n;
 
@@ -468,7 +401,7 @@ static void report_copies(const struct calib *c)
 }
 
 /* Body of copy @idx of the multi-copy run; never returns. */
-static void run_copy(unsigned int idx, const struct load *ld)
+static void run_copy(unsigned int idx, const struct write_load *ld)
 {
 	char why[160];
 
@@ -478,7 +411,7 @@ static void run_copy(unsigned int idx, const struct load *ld)
 	/* Do not outlive the test, even if it is killed. */
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != main_pid)
 		_exit(1);
-	run_load(ld, -1, &copy_stats[idx], why, sizeof(why));
+	run_write_load(ld, -1, &copy_stats[idx], why, sizeof(why));
 	ksft_print_msg("copy %u: %s\n", idx, why);
 	fflush(stdout);
 	_exit(1);
@@ -566,112 +499,6 @@ static void cleanup(void)
 }
 
 /*
- * Read all of @path into a NUL-terminated buffer; NULL with errno set on
- * failure.
- */
-static char *slurp(const char *path)
-{
-	size_t size = 4096, len = 0;
-	char *buf, *nbuf;
-	ssize_t n;
-	int fd, err;
-
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return NULL;
-	buf = malloc(size);
-	if (!buf) {
-		close(fd);
-		errno = ENOMEM;
-		return NULL;
-	}
-	for (;;) {
-		if (len + 1 == size) {
-			if (size >= MAX_GROUPS_SIZE) {
-				err = EFBIG;
-				goto fail;
-			}
-			nbuf = realloc(buf, size * 2);
-			if (!nbuf) {
-				err = ENOMEM;
-				goto fail;
-			}
-			buf = nbuf;
-			size *= 2;
-		}
-		n = read(fd, buf + len, size - 1 - len);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			err = errno;
-			goto fail;
-		}
-		if (!n)
-			break;
-		len += n;
-	}
-	close(fd);
-	buf[len] = '\0';
-	return buf;
-fail:
-	close(fd);
-	free(buf);
-	errno = err;
-	return NULL;
-}
-
-/* A field of the groups file: decimal digits only, fits in 32 bits. */
-static int field_uint(const char *s, unsigned int *v)
-{
-	unsigned long x;
-	char *end;
-
-	if (*s < '0' || *s > '9')
-		return -1;
-	errno = 0;
-	x = strtoul(s, &end, 10);
-	if (errno || *end || x > UINT_MAX)
-		return -1;
-	*v = x;
-	return 0;
-}
-
-/*
- * Parse "id kind members u_permille n windows state cpus uid"; 0 if
- * well-formed.  cpus is "-" or a CPU list.
- */
-static int parse_group(char *line, struct group *g)
-{
-	char *f[10], *save = NULL, *tok;
-	unsigned int nf = 0, i, uid;
-
-	for (tok = strtok_r(line, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
-		if (nf == 10)
-			return -1;
-		f[nf++] = tok;
-	}
-	if (nf != 9 || field_uint(f[8], &uid) || strlen(f[0]) != 8 ||
-	    strspn(f[7], "-,0123456789") != strlen(f[7]))
-		return -1;
-	for (i = 0; i < 8; i++)
-		if (!strchr("0123456789abcdef", f[0][i]))
-			return -1;
-	if (strcmp(f[1], "rwsem") && strcmp(f[1], "mutex"))
-		return -1;
-	if (field_uint(f[2], &g->members) || field_uint(f[3], &g->u) ||
-	    field_uint(f[4], &g->n) || field_uint(f[5], &g->windows))
-		return -1;
-	if (g->u > 1000)
-		return -1;
-	if (strcmp(f[6], "forming") && strcmp(f[6], "active") && strcmp(f[6], "idle"))
-		return -1;
-	strcpy(g->id, f[0]);
-	strcpy(g->kind, f[1]);
-	strcpy(g->state, f[6]);
-	return 0;
-}
-
-/*
  * A comparison with the single-copy figure.  In an emulated guest whose
  * vCPUs share host cores (-E), the guest's clocks stretch the copies'
  * steps outside the lock several times more than their holds (see
@@ -705,54 +532,22 @@ static unsigned int median(unsigned int *v, unsigned int n)
 
 static void take_sample(struct sample *s)
 {
-	char *buf, *line, *next, *copy;
-	struct group g;
-	int first = 1;
+	static struct affsched_group_line lines[1024];
+	int nr, i;
 
 	memset(s, 0, sizeof(*s));
-	s->ok = 1;
-	buf = slurp(groups_path);
-	if (!buf) {
-		s->ok = 0;
-		snprintf(s->why, sizeof(s->why), "cannot read the groups file: %s",
-			 strerror(errno));
+	nr = read_groups(groups_path, lines, 1024, s->why, sizeof(s->why));
+	s->ok = nr >= 0 && !s->why[0];
+	if (nr < 0)
 		return;
-	}
-	for (line = buf; line && *line; line = next) {
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
-		if (first) {
-			first = 0;
-			if (strcmp(line, GROUPS_HEADER)) {
-				s->ok = 0;
-				snprintf(s->why, sizeof(s->why), "header is '%.100s'", line);
-				break;
-			}
-			continue;
-		}
-		if (!*line)
-			continue;
-		copy = strdup(line);
-		if (!copy || parse_group(copy, &g)) {
-			if (s->ok)
-				snprintf(s->why, sizeof(s->why), "bad line '%.100s'", line);
-			s->ok = 0;
-			free(copy);
-			continue;
-		}
-		free(copy);
-		s->ngroups++;
-		if (!strcmp(g.kind, "rwsem") && (!s->found || g.members > s->g.members)) {
-			s->g = g;
+	s->ngroups = nr;
+	for (i = 0; i < nr && i < 1024; i++) {
+		if (!strcmp(lines[i].kind, "rwsem") &&
+		    (!s->found || lines[i].members > s->g.members)) {
+			s->g = lines[i];
 			s->found = 1;
 		}
 	}
-	if (first && s->ok) {
-		s->ok = 0;
-		snprintf(s->why, sizeof(s->why), "empty file, no header");
-	}
-	free(buf);
 }
 
 /* Sleep until CLOCK_MONOTONIC reaches @t ns; -1 if interrupted. */
@@ -815,7 +610,7 @@ static void check_debugfs(const char *prog)
 		ksft_exit_skip("cannot use %s and %s: %s (run as root)\n", groups_path,
 			       enable_path, strerror(errno));
 
-	s = slurp(enable_path);
+	s = read_file(enable_path);
 	if (!s)
 		ksft_exit_fail_msg("cannot read %s: %s\n", enable_path, strerror(errno));
 	len = strlen(s);
@@ -841,19 +636,9 @@ static void describe_status(unsigned int i)
 		ksft_print_msg("copy %u: killed by signal %d %s\n", i, WTERMSIG(st), when);
 }
 
-int main(int argc, char **argv)
+static void parse_args(int argc, char **argv)
 {
-	struct sample last = { 0 }, s;
-	unsigned int *us, *us_seen, *ns, nfound = 0, u_med = 0, n_med = 0;
-	struct calib cal;
-	struct load ld;
-	struct sigaction sa;
-	struct stat st;
-	char why[160] = "";
-	unsigned int i, k, nsamples, exp_n, exp_n_lock, self_n, bad_copies = 0;
-	int format_ok = 1, opt, fd, restored;
-	int64_t t_start;
-	char *buf;
+	int opt;
 
 	while ((opt = getopt(argc, argv, "c:r:t:w:b:d:D:CEh")) != -1) {
 		switch (opt) {
@@ -892,24 +677,34 @@ int main(int argc, char **argv)
 	if (!*dir || !*dbgdir) {
 		fprintf(stderr, "%s: empty directory name\n", argv[0]);
 		usage(stderr, argv[0]);
-		return 2;
+		exit(2);
 	}
+}
 
-	main_pid = getpid();
-	ksft_print_header();
-	if (!calib_only)
-		check_debugfs(argv[0]);
-	ksft_set_plan(calib_only ? 1 : NR_TESTS);
-
+static void print_config(void)
+{
 	ksft_print_msg("target_hold_permille %u\n", ratio);
 	ksft_print_msg("block_bytes %u\n", block);
 	ksft_print_msg("online_cpus %ld\n", sysconf(_SC_NPROCESSORS_ONLN));
-	if (!calib_only) {
-		ksft_print_msg("copies %u\n", copies);
-		ksft_print_msg("warmup_seconds %u\n", warmup);
-		ksft_print_msg("measure_seconds %u\n", seconds);
-		ksft_print_msg("debugfs %s\n", dbgdir);
-	}
+	if (calib_only)
+		return;
+	ksft_print_msg("copies %u\n", copies);
+	ksft_print_msg("warmup_seconds %u\n", warmup);
+	ksft_print_msg("measure_seconds %u\n", seconds);
+	ksft_print_msg("debugfs %s\n", dbgdir);
+}
+
+/*
+ * Allocate the copies' state, install the exit and signal handlers, and
+ * create the shared file.  Return: the load, without its spin yet.
+ */
+static struct write_load setup(void)
+{
+	struct write_load ld = { .block = block };
+	struct sigaction sa;
+	struct stat st;
+	char *buf;
+	unsigned int i;
 
 	if (stat(dir, &st) || !S_ISDIR(st.st_mode))
 		ksft_exit_fail_msg("%s is not a directory\n", dir);
@@ -929,6 +724,7 @@ int main(int argc, char **argv)
 		ksft_exit_fail_msg("out of memory\n");
 	for (i = 0; i < block; i++)
 		buf[i] = (char)(i * 131 + 7);
+	ld.buf = buf;
 
 	if (atexit(cleanup))
 		ksft_exit_fail_msg("atexit failed\n");
@@ -940,29 +736,18 @@ int main(int argc, char **argv)
 	    sigaction(SIGHUP, &sa, NULL))
 		ksft_exit_fail_msg("sigaction: %s\n", strerror(errno));
 
-	fd = open(file_path, O_RDWR | O_CREAT | O_EXCL, 0600);
-	if (fd < 0)
+	ld.fd = open(file_path, O_RDWR | O_CREAT | O_EXCL, 0600);
+	if (ld.fd < 0)
 		ksft_exit_fail_msg("create %s: %s\n", file_path, strerror(errno));
 	file_made = 1;
 	ksft_print_msg("file %s\n", file_path);
+	return ld;
+}
 
-	ld.fd = fd;
-	ld.buf = buf;
-	ld.block = block;
-	ld.iters = 0;
-	run_calibration(&ld, &cal);
-	ld.iters = cal.iters;
-
-	if (calib_only) {
-		ksft_test_result(udiff(cal.u1, ratio) <= TOLERANCE,
-				 "calibration: single-copy hold %u permille, target %u +-%u\n",
-				 cal.u1, ratio, TOLERANCE);
-		remove_file();
-		return ksft_get_fail_cnt() ? ksft_exit_fail() : ksft_exit_pass();
-	}
-	if (udiff(cal.u1, ratio) > TOLERANCE)
-		ksft_print_msg("single copy: %u permille, target %u; checking against %u\n",
-			       cal.u1, ratio, cal.u1);
+/* Enable affsched and fork the copies; the time they started (ns). */
+static int64_t start_copies(const struct write_load *ld)
+{
+	unsigned int i;
 
 	if (write_str(enable_path, "1\n"))
 		ksft_exit_fail_msg("echo 1 > %s: %s\n", enable_path, strerror(errno));
@@ -976,56 +761,177 @@ int main(int argc, char **argv)
 		if (pid < 0)
 			ksft_exit_fail_msg("fork of copy %u: %s\n", i, strerror(errno));
 		if (pid == 0)
-			run_copy(i, &ld);
+			run_copy(i, ld);
 		pids[i] = pid;
 		nr_started++;
 	}
-	t_start = now_ns();
+	return now_ns();
+}
 
+/* What the samples of the groups file showed. */
+struct samples {
+	struct sample last;	/* the last sample */
+	int format_ok;		/* every sample well-formed */
+	char why[160];		/* else why the first one was not */
+	unsigned int nfound;	/* samples with all the copies in the group */
+	unsigned int u_med;	/* the median u_permille of those */
+	unsigned int n_med;	/* the n of the sample with that median */
+};
+
+static void print_sample(unsigned int k, int64_t t_start, const struct sample *s)
+{
+	double t = (now_ns() - t_start) / 1e9;
+
+	if (!s->ok)
+		ksft_print_msg("sample %u t=%.2f malformed: %s\n", k, t, s->why);
+	if (s->found)
+		ksft_print_msg("sample %u t=%.2f groups=%u id=%s kind=%s members=%u u_permille=%u n=%u windows=%u state=%s\n",
+			       k, t, s->ngroups, s->g.id, s->g.kind, s->g.members, s->g.u,
+			       s->g.n, s->g.windows, s->g.state);
+	else
+		ksft_print_msg("sample %u t=%.2f groups=%u no rwsem group\n", k, t,
+			       s->ngroups);
+}
+
+/* Sample the groups file every SAMPLE_NS after the warm-up. */
+static void sample_group(int64_t t_start, struct samples *r)
+{
+	unsigned int nsamples = seconds * 2, k, i, *us, *us_seen, *ns;
+	struct sample s;
+
+	memset(r, 0, sizeof(*r));
+	r->format_ok = 1;
 	if (sleep_until(t_start + (int64_t)warmup * NS_PER_SEC))
 		ksft_exit_fail_msg("interrupted\n");
-	nsamples = seconds * 2;
 	us = calloc(nsamples, sizeof(*us));
 	us_seen = calloc(nsamples, sizeof(*us_seen));
 	ns = calloc(nsamples, sizeof(*ns));
 	if (!us || !us_seen || !ns)
 		ksft_exit_fail_msg("out of memory\n");
 	for (k = 1; k <= nsamples; k++) {
-		int64_t t = t_start + (int64_t)warmup * NS_PER_SEC + k * SAMPLE_NS;
-
-		if (sleep_until(t))
+		if (sleep_until(t_start + (int64_t)warmup * NS_PER_SEC + k * SAMPLE_NS))
 			ksft_exit_fail_msg("interrupted\n");
 		take_sample(&s);
-		if (!s.ok) {
-			if (format_ok)
-				snprintf(why, sizeof(why), "%s", s.why);
-			format_ok = 0;
-			ksft_print_msg("sample %u t=%.2f malformed: %s\n", k,
-				       (now_ns() - t_start) / 1e9, s.why);
+		if (!s.ok && r->format_ok) {
+			snprintf(r->why, sizeof(r->why), "%s", s.why);
+			r->format_ok = 0;
 		}
-		if (s.found)
-			ksft_print_msg("sample %u t=%.2f groups=%u id=%s kind=%s members=%u u_permille=%u n=%u windows=%u state=%s\n",
-				       k, (now_ns() - t_start) / 1e9, s.ngroups, s.g.id,
-				       s.g.kind, s.g.members, s.g.u, s.g.n, s.g.windows,
-				       s.g.state);
-		else
-			ksft_print_msg("sample %u t=%.2f groups=%u no rwsem group\n", k,
-				       (now_ns() - t_start) / 1e9, s.ngroups);
-		last = s;
+		print_sample(k, t_start, &s);
+		r->last = s;
 		if (s.found && s.g.members == copies) {
-			us[nfound] = s.g.u;
-			us_seen[nfound] = s.g.u;
-			ns[nfound] = s.g.n;
-			nfound++;
+			us[r->nfound] = s.g.u;
+			us_seen[r->nfound] = s.g.u;
+			ns[r->nfound] = s.g.n;
+			r->nfound++;
 		}
 	}
-	if (nfound) {
+	if (r->nfound) {
 		/* The sample with the median u, and its own n. */
-		u_med = median(us, nfound);
-		for (i = 0; i < nfound; i++)
-			if (us_seen[i] == u_med)
-				n_med = ns[i];
+		r->u_med = median(us, r->nfound);
+		for (i = 0; i < r->nfound; i++)
+			if (us_seen[i] == r->u_med)
+				r->n_med = ns[i];
 	}
+	free(us);
+	free(us_seen);
+	free(ns);
+}
+
+/* The copies that did not run until SIGTERM stopped them, described. */
+static unsigned int bad_copies(void)
+{
+	unsigned int i, bad = 0;
+
+	for (i = 0; i < copies; i++) {
+		if (!early[i] && statuses[i] >= 0 && WIFSIGNALED(statuses[i]) &&
+		    WTERMSIG(statuses[i]) == SIGTERM)
+			continue;
+		bad++;
+		describe_status(i);
+	}
+	return bad;
+}
+
+/* 1: the copies formed an rwsem group, seen in the last sample. */
+static void check_group(const struct samples *r)
+{
+	if (!r->format_ok)
+		ksft_test_result_fail("group: groups file malformed: %s\n", r->why);
+	else if (!r->last.found)
+		ksft_test_result_fail("group: no rwsem group in the last sample\n");
+	else
+		ksft_test_result_pass("group: rwsem group %s in the last sample\n",
+				      r->last.g.id);
+}
+
+/*
+ * 2-5: its members, and its u and n against the single copy's and against
+ * each other.
+ */
+static void check_estimates(const struct samples *r, const struct calib *cal)
+{
+	const struct affsched_group_line *g = &r->last.g;
+	unsigned int exp_n, exp_n_lock, self_n;
+
+	if (!r->last.found) {
+		ksft_test_result_skip("members: no group\n");
+		ksft_test_result_skip("u_permille: no group\n");
+		ksft_test_result_skip("n from the single copy: no group\n");
+		ksft_test_result_skip("n from its own u_permille: no group\n");
+		return;
+	}
+	exp_n = expected_n(cal->u1, g->members);
+	exp_n_lock = expected_n(cal->u1_lock, g->members);
+	self_n = expected_n(r->u_med, g->members);
+	ksft_print_msg("group members=%u u_permille=%u n=%u windows=%u id=%s state=%s\n",
+		       g->members, g->u, g->n, g->windows, g->id, g->state);
+	ksft_print_msg("median of %u samples: u_permille=%u, n=%u in that sample\n",
+		       r->nfound, r->u_med, r->n_med);
+	ksft_print_msg("expected n=%u..%u n_self=%u\n", exp_n, exp_n_lock, self_n);
+	ksft_test_result(g->members == copies,
+			 "members: %u, expected %u\n", g->members, copies);
+	result_vs_single(r->nfound && udist(r->u_med, cal->u1_lock, cal->u1) <= TOLERANCE,
+			 "u_permille: median %u, single copy %u..%u, tolerance %u\n",
+			 r->u_med, cal->u1_lock, cal->u1, TOLERANCE);
+	result_vs_single(r->nfound && udist(r->n_med, exp_n, exp_n_lock) <= 1,
+			 "n from the single copy: %u, expected %u..%u +-1\n",
+			 r->n_med, exp_n, exp_n_lock);
+	ksft_test_result(r->nfound && udiff(r->n_med, self_n) <= 1,
+			 "n from its own u_permille: %u, expected %u +-1\n",
+			 r->n_med, self_n);
+}
+
+int main(int argc, char **argv)
+{
+	struct write_load ld;
+	struct samples r;
+	struct calib cal;
+	unsigned int bad;
+	int restored;
+
+	parse_args(argc, argv);
+	main_pid = getpid();
+	ksft_print_header();
+	if (!calib_only)
+		check_debugfs(argv[0]);
+	ksft_set_plan(calib_only ? 1 : NR_TESTS);
+	print_config();
+
+	ld = setup();
+	run_calibration(&ld, &cal);
+	ld.iters = cal.iters;
+	if (calib_only) {
+		ksft_test_result(udiff(cal.u1, ratio) <= TOLERANCE,
+				 "calibration: single-copy hold %u permille, target %u +-%u\n",
+				 cal.u1, ratio, TOLERANCE);
+		remove_file();
+		return ksft_get_fail_cnt() ? ksft_exit_fail() : ksft_exit_pass();
+	}
+	if (udiff(cal.u1, ratio) > TOLERANCE)
+		ksft_print_msg("single copy: %u permille, target %u; checking against %u\n",
+			       cal.u1, ratio, cal.u1);
+
+	sample_group(start_copies(&ld), &r);
 
 	stop_copies();
 	report_copies(&cal);
@@ -1034,57 +940,13 @@ int main(int argc, char **argv)
 		ksft_print_msg("could not restore %s to %c: %s\n", enable_path,
 			       old_enable[0], strerror(errno));
 	remove_file();
-	for (i = 0; i < copies; i++) {
-		if (!early[i] && statuses[i] >= 0 && WIFSIGNALED(statuses[i]) &&
-		    WTERMSIG(statuses[i]) == SIGTERM)
-			continue;
-		bad_copies++;
-		describe_status(i);
-	}
+	bad = bad_copies();
 
-	/* 1 */
-	if (!format_ok)
-		ksft_test_result_fail("group: groups file malformed: %s\n", why);
-	else if (!last.found)
-		ksft_test_result_fail("group: no rwsem group in the last sample\n");
-	else
-		ksft_test_result_pass("group: rwsem group %s in the last sample\n", last.g.id);
-
-	if (!last.found) {
-		ksft_test_result_skip("members: no group\n");
-		ksft_test_result_skip("u_permille: no group\n");
-		ksft_test_result_skip("n from the single copy: no group\n");
-		ksft_test_result_skip("n from its own u_permille: no group\n");
-	} else {
-		exp_n = expected_n(cal.u1, last.g.members);
-		exp_n_lock = expected_n(cal.u1_lock, last.g.members);
-		self_n = expected_n(u_med, last.g.members);
-		ksft_print_msg("group members=%u u_permille=%u n=%u windows=%u id=%s state=%s\n",
-			       last.g.members, last.g.u, last.g.n, last.g.windows,
-			       last.g.id, last.g.state);
-		ksft_print_msg("median of %u samples: u_permille=%u, n=%u in that sample\n",
-			       nfound, u_med, n_med);
-		ksft_print_msg("expected n=%u..%u n_self=%u\n", exp_n, exp_n_lock, self_n);
-		/* 2 */
-		ksft_test_result(last.g.members == copies,
-				 "members: %u, expected %u\n", last.g.members, copies);
-		/* 3 */
-		result_vs_single(nfound && udist(u_med, cal.u1_lock, cal.u1) <= TOLERANCE,
-				 "u_permille: median %u, single copy %u..%u, tolerance %u\n",
-				 u_med, cal.u1_lock, cal.u1, TOLERANCE);
-		/* 4 */
-		result_vs_single(nfound && udist(n_med, exp_n, exp_n_lock) <= 1,
-				 "n from the single copy: %u, expected %u..%u +-1\n",
-				 n_med, exp_n, exp_n_lock);
-		/* 5 */
-		ksft_test_result(nfound && udiff(n_med, self_n) <= 1,
-				 "n from its own u_permille: %u, expected %u +-1\n",
-				 n_med, self_n);
-	}
+	check_group(&r);
+	check_estimates(&r, &cal);
 	/* 6 */
-	ksft_test_result(!bad_copies && restored,
+	ksft_test_result(!bad && restored,
 			 "load: %u of %u copies ran until stopped, enable %srestored to %c\n",
-			 copies - bad_copies, copies, restored ? "" : "not ", old_enable[0]);
-
+			 copies - bad, copies, restored ? "" : "not ", old_enable[0]);
 	return ksft_get_fail_cnt() ? ksft_exit_fail() : ksft_exit_pass();
 }

@@ -87,26 +87,22 @@ static int contend(int fd, const char *buf, size_t block, int64_t end)
 /*
  * "yes" when the groups file lists an rwsem group of exactly one member
  * (this process; the helpers have exited), "no" when it lists none,
- * "unknown" when it cannot be read.
+ * "unknown" when it cannot be read or has no valid header.
  */
 static const char *membership(const char *dir)
 {
-	char path[4200], line[256], kind[32];
-	unsigned int members;
-	const char *res = "no";
-	FILE *f;
+	static struct affsched_group_line lines[1024];
+	char path[4200], why[160];
+	int nr, i;
 
 	snprintf(path, sizeof(path), "%s/groups", dir);
-	f = fopen(path, "r");
-	if (!f)
+	nr = read_groups(path, lines, 1024, why, sizeof(why));
+	if (nr < 0)
 		return "unknown";
-	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%*s %31s %u", kind, &members) == 2 &&
-		    !strcmp(kind, "rwsem") && members == 1)
-			res = "yes";
-	}
-	fclose(f);
-	return res;
+	for (i = 0; i < nr && i < 1024; i++)
+		if (!strcmp(lines[i].kind, "rwsem") && lines[i].members == 1)
+			return "yes";
+	return "no";
 }
 
 int main(int argc, char **argv)
