@@ -11,9 +11,10 @@ BRANCH=affsched
 PATCHES=${PATCHES:-$AFFSCHED_TOP/patches}
 JOBS=${JOBS:-$(nproc)}
 
-# Identity for commits the scripts make in the kernel tree.
-export GIT_AUTHOR_NAME=${GIT_AUTHOR_NAME:-affsched developers}
-export GIT_AUTHOR_EMAIL=${GIT_AUTHOR_EMAIL:-affsched@example.org}
+# Identity for commits the scripts make in the kernel tree and for the
+# cover letter's From: the one that authors and signs off every patch.
+export GIT_AUTHOR_NAME=${GIT_AUTHOR_NAME:-Seed 4eda1ab2 maintainers}
+export GIT_AUTHOR_EMAIL=${GIT_AUTHOR_EMAIL:-maintainers@users.noreply.a-seed-4eda1ab2.example}
 export GIT_COMMITTER_NAME=${GIT_COMMITTER_NAME:-$GIT_AUTHOR_NAME}
 export GIT_COMMITTER_EMAIL=${GIT_COMMITTER_EMAIL:-$GIT_AUTHOR_EMAIL}
 
