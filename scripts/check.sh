@@ -99,6 +99,27 @@ olk_series_matches_files() {
 }
 t "patches/$OLK_DIR/series lists exactly the patch files there" olk_series_matches_files
 
+# One identity: every patch's From: signs it off (the DCO's rule), and the
+# cover letter and the OLK-5.10 versions come from the same author.
+one_identity() {
+	local f from ids=""
+	for f in "$PATCHES"/*.patch "$PATCHES/$OLK_DIR"/*.patch; do
+		from=$(awk '/^From: / { s = substr($0, 7); while ((getline l) > 0 && l ~ /^[ \t]/) s = s l
+			print s; exit }' "$f")
+		[ -n "$from" ] || { echo "${f#"$PATCHES"/}: no From:"; return 1; }
+		case $f in
+		*/0000-cover-letter.patch) ;;
+		*) grep -qxF "Signed-off-by: $from" "$f" ||
+			{ echo "${f#"$PATCHES"/}: no Signed-off-by of its From: $from"; return 1; } ;;
+		esac
+		ids=$(printf '%s\n%s' "$ids" "$from")
+	done
+	ids=$(echo "$ids" | sed '/^$/d' | sort -u)
+	echo "identities: $ids"
+	[ "$(echo "$ids" | wc -l)" -eq 1 ]
+}
+t "one author identity: every From: signs its patch off, the cover letter's too" one_identity
+
 for p in $(series_list "$PATCHES/series") $(series_list "$PATCHES/$OLK_DIR/series" | sed "s|^|$OLK_DIR/|"); do
 	t "checkpatch --strict $p" bash -c '
 		cd "$1" && out=$(PATH=/usr/bin:$PATH scripts/checkpatch.pl --strict --no-summary --terse "$2" 2>&1)
@@ -265,7 +286,8 @@ numa_builds() {
 		"$KSRC/scripts/config" --file "$obj/.config" --enable MIGRATION --enable NUMA_BALANCING &&
 		make -s -C "$KSRC" O="$obj" olddefconfig &&
 		grep -q '^CONFIG_NUMA_BALANCING=y' "$obj/.config" &&
-		make -s -C "$KSRC" O="$obj" -j"$(nproc)" kernel/sched/fair.o kernel/sched/affsched.o
+		make -s -C "$KSRC" O="$obj" -j"$(nproc)" kernel/sched/fair.o \
+			$(cd "$KSRC" && ls kernel/sched/affsched*.c | grep -v _test | sed 's/\.c$/.o/')
 }
 t "with CONFIG_NUMA_BALANCING the NUMA balancing hooks build (x86_64)" numa_builds
 
