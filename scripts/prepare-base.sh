@@ -51,8 +51,11 @@ sed -i '$ { /^#$/d }' .gitignore
 git init -q -b "$BRANCH"
 git config core.abbrev 12
 git add -A -f .
+# A fixed author, committer and date give the same base commit everywhere,
+# whatever identity the scripts use: the cover letter names it (base-commit).
 export GIT_AUTHOR_DATE="2024-08-10T00:00:00Z" GIT_COMMITTER_DATE="2024-08-10T00:00:00Z"
 GIT_AUTHOR_NAME="Debian linux-source-5.10" GIT_AUTHOR_EMAIL="debian-kernel@lists.debian.org" \
+GIT_COMMITTER_NAME="Debian linux-source-5.10" GIT_COMMITTER_EMAIL="debian-kernel@lists.debian.org" \
 	git commit -q -m "Linux $version (Debian linux-source-5.10)"
 git tag "$BASE_TAG"
 log "base: Linux $version at $(git rev-parse --short HEAD)"
