@@ -40,15 +40,24 @@ fi
 echo "1..4"
 mkdir -p "$WORK"
 
-# Start the shared-file load; it runs for about 3 * $1 seconds.
+# Start the shared-file load in $WORK, or in directory $2; it runs for
+# about 3 * $1 seconds.
 start_load()
 {
-	"$BIN/fstime" -s -c "$COPIES" -t "$1" -d "$WORK" >"$WORK/fstime.log" 2>&1 &
+	mkdir -p "${2:-$WORK}"
+	"$BIN/fstime" -s -c "$COPIES" -t "$1" -d "${2:-$WORK}" >"$WORK/fstime.log" 2>&1 &
 	load_pid=$!
 }
 stop_load()
 {
 	wait "$load_pid"
+	load_pid=
+}
+kill_load()
+{
+	kill "$load_pid" 2>/dev/null
+	kill_named fstime
+	wait "$load_pid" 2>/dev/null
 	load_pid=
 }
 
@@ -133,9 +142,11 @@ errs=
 result "$errs" "disabling with live groups ($before) empties the table"
 stop_load
 
-# 4: the load runs long enough (about 18 s) for a slow debug guest to
-# unload, load and see the group form again; the group is polled for up
-# to 10 s while the load is still running.
+# 4: unload while the load's group is live, load again, and start a
+# fresh load: copies asleep in the rwsem slow path since before the
+# unload report nothing until they enter it again, which a convoy of
+# writers can put off for tens of seconds.  The new load would run about
+# 18 s; its group is polled for up to 10 s, then it is stopped.
 echo 1 >"$DIR/enable"
 start_load 6
 sleep 2
@@ -146,6 +157,8 @@ elif ! out=$(insmod "$KO" 2>&1) && ! out=$(modprobe affsched 2>&1); then
 	errs="reload: $out;"
 else
 	echo 1 >"$DIR/enable"
+	kill_load
+	start_load 6 "$WORK/again"
 	g=
 	for i in 1 2 3 4 5 6 7 8 9 10; do
 		sleep 1
@@ -162,7 +175,7 @@ else
 		fi
 	fi
 fi
-stop_load
+kill_load
 echo 0 >"$DIR/enable" 2>/dev/null
 result "$errs" "unload and reload with live groups; groups form again"
 
