@@ -199,12 +199,6 @@ start_load()
 	load_pid=$!
 	pids="$pids $load_pid"
 }
-stop_load()
-{
-	kill "$load_pid" 2>/dev/null
-	wait "$load_pid" 2>/dev/null
-	kill_named fstime
-}
 
 echo 0 >"$DIR/enable"
 start_load off
@@ -224,7 +218,7 @@ measure
 off_calls=$calls off_cpu=$cpu off_offered=$offered off_ms=$elapsed_ms
 diag "enable 0: ${off_ms} ms: hogs $off_cpu of $off_offered ticks offered; $off_calls load_balance() calls"
 
-stop_load
+end_load fstime
 echo 1 >"$DIR/enable"
 start_load on
 placed=

@@ -53,13 +53,6 @@ stop_load()
 	wait "$load_pid"
 	load_pid=
 }
-kill_load()
-{
-	kill "$load_pid" 2>/dev/null
-	kill_named fstime
-	wait "$load_pid" 2>/dev/null
-	load_pid=
-}
 
 # The rwsem group with the most members: "members u n windows state id",
 # or "".
@@ -157,7 +150,7 @@ elif ! out=$(insmod "$KO" 2>&1) && ! out=$(modprobe affsched 2>&1); then
 	errs="reload: $out;"
 else
 	echo 1 >"$DIR/enable"
-	kill_load
+	end_load fstime
 	start_load 6 "$WORK/again"
 	g=
 	for i in 1 2 3 4 5 6 7 8 9 10; do
@@ -175,7 +168,7 @@ else
 		fi
 	fi
 fi
-kill_load
+end_load fstime
 echo 0 >"$DIR/enable" 2>/dev/null
 result "$errs" "unload and reload with live groups; groups form again"
 

@@ -81,6 +81,15 @@ kill_named()
 		_i=$((_i + 1))
 	done
 }
+# end_load NAME: stop the load whose parent is $load_pid and every
+# process named NAME (kill_named), then reap the parent.
+end_load()
+{
+	kill "$load_pid" 2>/dev/null
+	kill_named "$1"
+	wait "$load_pid" 2>/dev/null
+	load_pid=
+}
 above_loads()
 {
 	renice -n -10 -p $$ >/dev/null 2>&1 || diag "renice failed: the sampling may lag"
