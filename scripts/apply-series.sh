@@ -1,17 +1,20 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Apply patches/ (in the order of patches/series) to the base of $KSRC with
-# 'git am', giving branch 'affsched' = base + series.  On an openEuler
-# OLK-5.10 tree (one with include/linux/kabi.h; AFFSCHED_TREE=olk-5.10 or 5.10
-# overrides the guess) the patches in patches/olk-5.10/ take their numbers'
-# places (see series_files in lib.sh).
+# Apply the series of patches/ (in the order of patches/series, each in the
+# order of its own series file) to the base of $KSRC with 'git am', giving
+# branch 'affsched' = base + every series, and branch series/NAME ending at
+# the last patch of series NAME.  rebase.updateRefs is set in $KSRC, so an
+# interactive rebase of affsched moves the series branches with it.  On an
+# openEuler OLK-5.10 tree (one with include/linux/kabi.h; AFFSCHED_TREE=
+# olk-5.10 or 5.10 overrides the guess) the patches in patches/olk-5.10/
+# take their numbers' places (see series_files in lib.sh).
 #
 # The patches are applied on a detached HEAD at the base first; only when all
-# of them apply is the branch moved.  If one fails, the script names it, aborts
-# the 'git am' and puts the tree back where it was.  If branch 'affsched' holds
-# commits that differ from the series (unexported work), it refuses unless
-# FORCE=1.
+# of them apply are the branches moved.  If one fails, the script names it,
+# aborts the 'git am' and puts the tree back where it was.  If branch
+# 'affsched' holds commits that differ from the series (unexported work), it
+# refuses unless FORCE=1.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -26,6 +29,19 @@ cd "$KSRC"
 kind=$(tree_kind "$KSRC")
 list=$(series_files "$kind") || exit 1
 mapfile -t series <<<"$list"
+
+# Point series/NAME at the last patch of series NAME on branch affsched.
+set_series_branches() {
+	local -a commits
+	local i name
+	mapfile -t commits < <(git rev-list --reverse "$BASE_TAG..$BRANCH")
+	for i in "${!series[@]}"; do
+		name=${series[$i]#"$OLK_DIR"/}
+		name=${name%%/*}
+		git branch -f "$SERIES_REF/$name" "${commits[$i]}"
+	done
+	git config rebase.updateRefs true
+}
 
 orig=$(git symbolic-ref -q --short HEAD || git rev-parse HEAD)
 restore() {
@@ -50,6 +66,7 @@ new=$(git rev-parse HEAD)
 if git rev-parse -q --verify "refs/heads/$BRANCH" >/dev/null; then
 	if [ "$(git rev-parse "$BRANCH^{tree}")" = "$(git rev-parse "$new^{tree}")" ]; then
 		git checkout -q "$BRANCH"
+		set_series_branches
 		log "series (${#series[@]} patches) already applied on branch $BRANCH"
 		exit 0
 	fi
@@ -60,4 +77,5 @@ if git rev-parse -q --verify "refs/heads/$BRANCH" >/dev/null; then
 	fi
 fi
 git checkout -q -B "$BRANCH" "$new"
+set_series_branches
 log "applied ${#series[@]} patches ($kind) on branch $BRANCH of $KSRC"

@@ -3,7 +3,7 @@
 #
 # Install the Debian packages the build, the VMs, the tests and the user
 # tools (rpmbuild for make rpm, matplotlib for the pictures, trace-cmd to
-# read trace.dat files) need.
+# read trace.dat files, b4 to take the series as a maintainer would) need.
 # Idempotent: does nothing when everything is already present.
 set -euo pipefail
 
@@ -11,7 +11,7 @@ pkgs=(
 	build-essential bc bison flex libssl-dev libelf-dev cpio xz-utils kmod
 	python3-ply python3-git python-is-python3
 	rsync python3 git
-	spin unifdef
+	spin unifdef b4
 	gcc-aarch64-linux-gnu libc6-dev-arm64-cross
 	qemu-system-x86 qemu-system-arm
 	linux-source-5.10

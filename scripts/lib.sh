@@ -105,11 +105,21 @@ base_obj() {
 	echo "$bobj"
 }
 
-# The series has one text for both trees, except where a tree needs its own:
-# patches/olk-5.10/ holds the openEuler OLK-5.10 versions of such patches,
-# listed in patches/olk-5.10/series.  An OLK patch replaces the patch of the
-# same number in patches/series, or is inserted at its number.
+# patches/ holds three series, each postable on its own: one folder each
+# with its patches, its own 'series' file and cover-letter.txt.
+# patches/series lists the folders in the order they apply, one a line:
+#   NAME CHANGE-ID [PREREQUISITE...]
+# (CHANGE-ID is b4's; a PREREQUISITE is the NAME of a series that must be
+# applied first).  In the kernel tree branch series/NAME ends at NAME's
+# last patch, and branch affsched at the last series' last patch.
+#
+# The series have one text for both trees, except where a tree needs its
+# own: patches/olk-5.10/NAME/ holds the openEuler OLK-5.10 versions of such
+# patches of series NAME, listed in patches/olk-5.10/series as NAME/FILE.
+# An OLK patch replaces the patch of the same number in NAME, or is
+# inserted at its number.
 OLK_DIR=olk-5.10
+SERIES_REF=series
 
 # tree_kind DIR: "olk-5.10" for an openEuler OLK-5.10 tree (it has
 # include/linux/kabi.h), "5.10" otherwise; AFFSCHED_TREE overrides.
@@ -126,39 +136,84 @@ tree_kind() {
 	fi
 }
 
-# series_list FILE: the patch names FILE lists, one a line
+# series_list FILE: the entries FILE lists, one a line
 series_list() {
 	sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e '/^[[:space:]]*$/d' "$1"
 }
 
-# series_files KIND: the patches to apply to a KIND tree, in order, as paths
-# relative to $PATCHES.  Fails if a series names a missing file or two
-# patches of one series share a number.
-series_files() {
-	local kind=$1 p num
-	local -A by_num=()
+# series_names: the series of patches/series, in the order they apply
+series_names() {
 	[ -f "$PATCHES/series" ] || die "$PATCHES/series missing"
-	while IFS= read -r p; do
-		[ -f "$PATCHES/$p" ] || die "patches/series names $p, which does not exist"
-		num=${p%%-*}
-		[[ "$num" =~ ^[0-9]{4}$ ]] || die "patches/series: $p does not start with a 4-digit number"
-		[ -z "${by_num[$num]:-}" ] || die "patches/series: $p and ${by_num[$num]} share number $num"
-		by_num[$num]=$p
-	done < <(series_list "$PATCHES/series")
-	if [ "$kind" = "$OLK_DIR" ] && [ -f "$PATCHES/$OLK_DIR/series" ]; then
-		local -A olk=()
+	series_list "$PATCHES/series" | awk '{ print $1 }'
+}
+
+# series_field NAME N: field N of NAME's line in patches/series (2: its
+# change-id, 3...: its prerequisites); empty if there is none.
+series_field() {
+	series_list "$PATCHES/series" | awk -v n="$1" -v f="$2" '$1 == n { print $f; exit }'
+}
+
+# series_prereqs NAME: the series NAME needs applied first, one a line
+series_prereqs() {
+	series_list "$PATCHES/series" | awk -v n="$1" '$1 == n { for (i = 3; i <= NF; i++) print $i; exit }'
+}
+
+# series_start NAME: where series NAME starts in the kernel tree: the
+# branch of the series before it in patches/series, or the base tag.
+series_start() {
+	local prev=$BASE_TAG name
+	while IFS= read -r name; do
+		if [ "$name" = "$1" ]; then
+			echo "$prev"
+			return 0
+		fi
+		prev=$SERIES_REF/$name
+	done < <(series_names)
+	die "no series '$1' in patches/series"
+}
+
+# series_files KIND [NAME]: the patches to apply to a KIND tree (all
+# series, or only NAME), in order, as paths relative to $PATCHES.  Fails if
+# a series names a missing file or two patches of one series share a number.
+series_files() {
+	local kind=$1 only=${2:-} name p num
+	local -a names
+	local -A by_num olk
+	mapfile -t names < <(series_names)
+	[ ${#names[@]} -gt 0 ] || die "$PATCHES/series lists no series"
+	for name in "${names[@]}"; do
+		[[ "$name" =~ ^[a-z0-9][a-z0-9-]*$ ]] || die "patches/series: bad series name '$name'"
+		[ -z "$only" ] || [ "$only" = "$name" ] || continue
+		[ -f "$PATCHES/$name/series" ] || die "$PATCHES/$name/series missing"
+		by_num=()
 		while IFS= read -r p; do
-			[ -f "$PATCHES/$OLK_DIR/$p" ] ||
-				die "patches/$OLK_DIR/series names $p, which does not exist"
+			[ -f "$PATCHES/$name/$p" ] || die "patches/$name/series names $p, which does not exist"
 			num=${p%%-*}
-			[[ "$num" =~ ^[0-9]{4}$ ]] || die "patches/$OLK_DIR/series: $p does not start with a 4-digit number"
-			[ -z "${olk[$num]:-}" ] || die "patches/$OLK_DIR/series: two patches share number $num"
-			olk[$num]=1
-			by_num[$num]=$OLK_DIR/$p
-		done < <(series_list "$PATCHES/$OLK_DIR/series")
-	fi
-	[ ${#by_num[@]} -gt 0 ] || die "$PATCHES/series lists no patch"
-	printf '%s\n' "${!by_num[@]}" | sort | while read -r num; do
-		echo "${by_num[$num]}"
+			[[ "$num" =~ ^[0-9]{4}$ ]] || die "patches/$name/series: $p does not start with a 4-digit number"
+			[ -z "${by_num[$num]:-}" ] || die "patches/$name/series: $p and ${by_num[$num]} share number $num"
+			by_num[$num]=$name/$p
+		done < <(series_list "$PATCHES/$name/series")
+		if [ "$kind" = "$OLK_DIR" ] && [ -f "$PATCHES/$OLK_DIR/series" ]; then
+			olk=()
+			while IFS= read -r p; do
+				[ "${p%%/*}" = "$name" ] || continue
+				[ -f "$PATCHES/$OLK_DIR/$p" ] ||
+					die "patches/$OLK_DIR/series names $p, which does not exist"
+				num=${p#*/}
+				num=${num%%-*}
+				[[ "$num" =~ ^[0-9]{4}$ ]] || die "patches/$OLK_DIR/series: $p does not start with NAME/ and a 4-digit number"
+				[ -z "${olk[$num]:-}" ] || die "patches/$OLK_DIR/series: two patches of $name share number $num"
+				olk[$num]=1
+				by_num[$num]=$OLK_DIR/$p
+			done < <(series_list "$PATCHES/$OLK_DIR/series")
+		fi
+		[ ${#by_num[@]} -gt 0 ] || die "$PATCHES/$name/series lists no patch"
+		printf '%s\n' "${!by_num[@]}" | sort | while read -r num; do
+			echo "${by_num[$num]}"
+		done
 	done
+	if [ -n "$only" ]; then
+		printf '%s\n' "${names[@]}" | grep -qx "$only" || die "no series '$only' in patches/series"
+	fi
+	return 0
 }
