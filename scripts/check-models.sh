@@ -224,7 +224,7 @@ check fail "asid mutant MUT_NO_RESERVED_TTBR0 (cpu_switch_mm without it)" safety
 check fail "asid mutant MUT_NO_CNP_RESERVED_TTBR0 (CnP: none at the start)" safety \
 	"-DCNP -DSW=2 -DMUT_NO_CNP_RESERVED_TTBR0" 'assertion violated P2_no_stale_tlb_entry'
 
-# --- the series (patch 18): one reserved-TTBR0 write, first, per switch ----
+# --- arm64-mm patch 2: one reserved-TTBR0 write, first, per switch ----
 check pass "asid SERIES: 3 CPUs, warm, 2 switches each" safety "-DSERIES -DSW=2"
 check pass "asid SERIES CNP: 3 CPUs, warm, 2 switches each" safety "-DSERIES -DCNP -DSW=2"
 check pass "asid SERIES CNP: 2 CPUs, 4 mms, cold, 3+4 switches" safety \
@@ -243,7 +243,7 @@ check fail "asid SERIES mutant MUT_REPLACE_ZERO, CNP" safety \
 # recycle the ASID still in TTBR1 while TTBR0 still points at the previous
 # mm).  Back to the previous mm (-DIRQ_PREV: a pseudo-NMI inside
 # context_switch(), only at an oops or panic): both go wrong, the case
-# patch 18's message names.
+# arm64-mm patch 2's message names.
 check pass "asid SERIES IRQ: 2 CPUs, warm, an interrupt anywhere" safety \
 	"-DIRQ -DSERIES -DNCPU=2 -DSW=2"
 check pass "asid SERIES CNP IRQ: 2 CPUs, warm, an interrupt anywhere" safety \

@@ -108,7 +108,7 @@ for name, c, t in rows:
     print(f'{name:<48} {c:>8.2f} {t:>7.2f} {v:>9,.0f} {v / P:>5.2f} {v / args.p:>5.2f}')
 print()
 print('The spread rows keep the measured collapse c0: the model cannot say how much of it '
-      'the spin cap (patch 15) removes without placement, where it leaves 2 of about 88 '
-      'spinners; placed, the sub-domain already has n CPUs and the cap changes nothing.')
+      'the spin cap (sched-affsched patch 13) removes without placement, where it leaves '
+      '2 of about 88 spinners; placed, the sub-domain already has n CPUs and the cap changes nothing.')
 print(f'Target (96 copies >= one copy): {"met" if x(c_local, t_placed) >= args.p else "missed"} '
       f'by the placed rows; the wake-up row is the pessimistic bound.')

@@ -14,7 +14,7 @@
 # ST<op>/SWP, LDXR/STXR and their variants); MSRs to TTBR0_EL1/TTBR1_EL1.
 #
 # Fails if any count grows, or unless check_and_switch_context() has
-# fewer ISBs and TTBR writes (the series' patch 18).
+# fewer ISBs and TTBR writes (arm64-mm patch 2).
 # Needs the arm64 kernel built (scripts/build-kernel.sh arm64).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"

@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Run inside a bench guest (busybox sh) after bench.sh, in the same
-# boot: the OSQ tweaks (series patches 12-15) one at a time against none,
-# with affsched enabled and placement off (max_reserved 0), so that the
+# boot: the OSQ tweaks (sched-affsched patches 12-13, locking-osq 1-2)
+# one at a time against none, with affsched enabled and placement off (max_reserved 0), so that the
 # loads' spinners spread over both nodes and only the OSQ changes.
 # Configurations, in this order in every round (alternating):
 #   none      osq_prev_cpu 0, osq_numa_bound 0, spin_cap 0

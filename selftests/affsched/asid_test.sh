@@ -1,9 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# Stress test of the arm64 ASID allocator and context-switch path (series
-# patches 18 and 19): asid_stress passes tokens around rings of processes,
-# each of which checks after every switch that its pages still hold what
+# Stress test of the arm64 ASID allocator and context-switch path
+# (arm64-mm patches 2 and 3): asid_stress passes tokens around rings of
+# processes, each of which checks after every switch that its pages still hold what
 # it wrote.
 #
 # On arm64 the number of ASIDs the allocator hands out is read from the

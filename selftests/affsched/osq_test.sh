@@ -1,8 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# Functional test of the OSQ tweaks (series patches 12-15) through their
-# counters in /sys/kernel/debug/affsched/stats, under fstime -s (copies
+# Functional test of the OSQ tweaks (sched-affsched patches 12-13,
+# locking-osq 1-2) through their counters in /sys/kernel/debug/affsched/stats, under fstime -s (copies
 # writing one file: its inode rwsem is the contended lock):
 #   1. enable 0: no OSQ counter moves (off means off)
 #   2. enable 1, spin_cap 0, osq_numa_bound 0: spin time and hand-offs are
