@@ -268,7 +268,9 @@ for c in 0 1; do
 		e="$e$(awk -v p="$c ${p%%:*}" -v s="$1" -v t="$2" -v ws="$(echo $p | cut -d: -f2)" \
 			-v wt="${p##*:}" 'BEGIN {
 			if (s < ws - 0.01) print "; " p ": settle " s " s, not " ws
-			if (t < wt || t > 3 * wt) print "; " p ": pass " t " s, nominal " wt }')"
+			# The clock starts after alarm() is armed: a vCPU preempted
+			# between the two shortens the measured pass (by 3 ms once).
+			if (t < wt - 0.1 || t > 3 * wt) print "; " p ": pass " t " s, nominal " wt }')"
 	done
 done
 result "$(echo ${e#; })" "fstime -u: settles of 4, 4 and 3 s, passes of their nominal length, COUNT = sum of 2 copies"
