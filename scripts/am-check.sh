@@ -1,13 +1,12 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# am-check.sh git|b4 NAME - apply series NAME as a maintainer would, from
-# its files in patches/NAME/ alone, on top of nothing but its
+# am-check.sh git|b4 NAME - apply series NAME as a maintainer would, as
+# 'export-series.sh --mbox' writes it for posting, on top of nothing but its
 # prerequisites, and compare the result with branch series/NAME of $KSRC.
 #
-#   git  'git am' of patches/NAME/0001... in order
-#   b4   the series as one mbox (cover letter first, as the files thread
-#        it), through 'b4 am' (offline, from the local mbox), then
+#   git  'git am' of its patch files (cover letter left out) in order
+#   b4   its mbox through 'b4 am' (offline, from the local mbox), then
 #        'git am' of the mbox b4 makes
 #
 # The tree it applies to is a scratch git tree holding the files the series
@@ -52,18 +51,20 @@ git -C "$tmp/tree" init -q
 git -C "$tmp/tree" add -A
 git -C "$tmp/tree" commit -q --allow-empty -m "the files of $name at $start"
 
-mapfile -t patches < <(series_files 5.10 "$name")
+"$AFFSCHED_TOP/scripts/export-series.sh" --mbox "$tmp/mbox" 2>/dev/null ||
+	die "export-series.sh --mbox failed"
+mapfile -t patches < <(cd "$tmp/mbox/$name" && ls ./*.patch | sed 's|^\./||' | grep -v '^0000-')
+[ ${#patches[@]} -eq "$(series_members "$name" | wc -l)" ] ||
+	die "the mbox of $name has ${#patches[@]} patches, patches/series ${name}'s part $(series_members "$name" | wc -l)"
 if [ "$tool" = git ]; then
 	for p in "${patches[@]}"; do
-		git -C "$tmp/tree" am -q --keep-cr "$PATCHES/$p" ||
+		git -C "$tmp/tree" am -q --keep-cr "$tmp/mbox/$name/$p" ||
 			die "$p does not apply with git am on $start"
 	done
 else
-	cat "$PATCHES/$name/0000-cover-letter.patch" \
-		"${patches[@]/#/$PATCHES/}" >"$tmp/$name.mbox"
 	mkdir "$tmp/out"
 	# In $KSRC, so that b4 knows the base-commit the cover letter names.
-	(cd "$KSRC" && b4 --offline-mode am -C -m "$tmp/$name.mbox" -o "$tmp/out") >"$tmp/b4.log" 2>&1 ||
+	(cd "$KSRC" && b4 --offline-mode am -C -m "$tmp/mbox/$name.mbx" -o "$tmp/out") >"$tmp/b4.log" 2>&1 ||
 		{ cat "$tmp/b4.log"; die "b4 am failed"; }
 	mapfile -t mbx < <(ls "$tmp/out"/*.mbx 2>/dev/null)
 	[ ${#mbx[@]} -eq 1 ] || { cat "$tmp/b4.log"; die "b4 am made ${#mbx[@]} mboxes, not one"; }

@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Apply the series of patches/ (in the order of patches/series, each in the
-# order of its own series file) to the base of $KSRC with 'git am', giving
-# branch 'affsched' = base + every series, and branch series/NAME ending at
-# the last patch of series NAME.  rebase.updateRefs is set in $KSRC, so an
-# interactive rebase of affsched moves the series branches with it.  On an
-# openEuler OLK-5.10 tree (one with include/linux/kabi.h; AFFSCHED_TREE=
-# olk-5.10 or 5.10 overrides the guess) the patches in patches/olk-5.10/
-# take their numbers' places (see series_files in lib.sh).
+# Apply patches/ (in the order of patches/series) to the base of $KSRC with
+# 'git am', giving branch 'affsched' = base + series, and branch series/NAME
+# ending at the last patch of each series NAME that patches/series names
+# (see lib.sh).  rebase.updateRefs is set in $KSRC, so an interactive
+# rebase of affsched moves the series branches with it.  On an openEuler
+# OLK-5.10 tree (one with include/linux/kabi.h; AFFSCHED_TREE=olk-5.10 or
+# 5.10 overrides the guess) the patches in patches/olk-5.10/ take their
+# numbers' places (see series_files in lib.sh).
 #
 # The patches are applied on a detached HEAD at the base first; only when all
 # of them apply are the branches moved.  If one fails, the script names it,
@@ -30,15 +30,22 @@ kind=$(tree_kind "$KSRC")
 list=$(series_files "$kind") || exit 1
 mapfile -t series <<<"$list"
 
-# Point series/NAME at the last patch of series NAME on branch affsched.
+# Point series/NAME at the last patch of series NAME on branch affsched
+# (a patch only OLK-5.10 has belongs to no series).
 set_series_branches() {
 	local -a commits
-	local i name
+	local -A of=()
+	local i name num
+	for name in $(series_names); do
+		while IFS= read -r num; do
+			of[${num%%-*}]=$name
+		done < <(series_members "$name")
+	done
 	mapfile -t commits < <(git rev-list --reverse "$BASE_TAG..$BRANCH")
 	for i in "${!series[@]}"; do
-		name=${series[$i]#"$OLK_DIR"/}
-		name=${name%%/*}
-		git branch -f "$SERIES_REF/$name" "${commits[$i]}"
+		num=${series[$i]##*/}
+		name=${of[${num%%-*}]:-}
+		[ -z "$name" ] || git branch -f "$SERIES_REF/$name" "${commits[$i]}"
 	done
 	git config rebase.updateRefs true
 }

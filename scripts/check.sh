@@ -87,50 +87,57 @@ t "base tree prepared" "$AFFSCHED_TOP/scripts/prepare-base.sh"
 [ $fail -eq 0 ] || finish
 
 # --- series --------------------------------------------------------------
-# patches/: one folder per series of patches/series, each with a 'series'
-# file naming exactly its patch files; no patch outside them.
 series_matches_files() {
+	diff <(series_list "$PATCHES/series" | sort) \
+		<(cd "$PATCHES" && ls ./*.patch | sed 's|^\./||' | grep -v '^0000-cover-letter' | sort)
+}
+t "patches/series lists exactly the patch files" series_matches_files
+
+# The three series: every patch in one of them, each with a cover letter.
+series_split() {
 	local name st=0
+	diff <(series_list "$PATCHES/series") <(for name in $(series_names); do series_members "$name"; done) || st=1
 	for name in $(series_names); do
-		diff <(series_list "$PATCHES/$name/series" | sort) \
-			<(cd "$PATCHES/$name" && ls ./*.patch | sed 's|^\./||' | grep -v '^0000-cover-letter' | sort) ||
-			st=1
-		[ -f "$PATCHES/$name/0000-cover-letter.patch" ] || { echo "$name: no cover letter"; st=1; }
+		[ -n "$(series_members "$name")" ] || { echo "$name: no patch"; st=1; }
+		[ -s "$PATCHES/$name/cover-letter.txt" ] || { echo "$name: no cover letter"; st=1; }
+		[ -n "$(series_field "$name" 2)" ] || { echo "$name: no change-id"; st=1; }
 	done
-	diff <(series_names | sort) \
-		<(cd "$PATCHES" && find . -name '*.patch' ! -path "./$OLK_DIR/*" | cut -d/ -f2 | sort -u) || st=1
+	[ -n "$(series_names)" ]
 	return $st
 }
-t "each series' folder holds exactly the patches its series file lists" series_matches_files
+t "patches/series: three series, every patch in one, each with a cover letter" series_split
 
 olk_series_matches_files() {
 	diff <(series_list "$PATCHES/$OLK_DIR/series" | sort) \
-		<(cd "$PATCHES/$OLK_DIR" && find . -name '*.patch' | sed 's|^\./||' | sort)
+		<(cd "$PATCHES/$OLK_DIR" && ls ./*.patch | sed 's|^\./||' | sort)
 }
 t "patches/$OLK_DIR/series lists exactly the patch files there" olk_series_matches_files
 
 # One identity: every patch's From: signs it off (the DCO's rule), and the
-# cover letter and the OLK-5.10 versions come from the same author.
+# posted cover letters (export-series.sh --mbox) and the OLK-5.10 versions
+# come from the same author.
 one_identity() {
-	local f from ids=""
-	for f in "$PATCHES"/*/*.patch "$PATCHES/$OLK_DIR"/*/*.patch; do
+	local f from ids="" mbox
+	mbox=$(mktemp -d)
+	"$AFFSCHED_TOP/scripts/export-series.sh" --mbox "$mbox" 2>/dev/null || return 1
+	for f in "$PATCHES"/*.patch "$PATCHES/$OLK_DIR"/*.patch "$mbox"/*/0000-cover-letter.patch; do
 		from=$(awk '/^From: / { s = substr($0, 7); while ((getline l) > 0 && l ~ /^[ \t]/) s = s l
 			print s; exit }' "$f")
-		[ -n "$from" ] || { echo "${f#"$PATCHES"/}: no From:"; return 1; }
+		[ -n "$from" ] || { echo "$f: no From:"; return 1; }
 		case $f in
 		*/0000-cover-letter.patch) ;;
 		*) grep -qxF "Signed-off-by: $from" "$f" ||
-			{ echo "${f#"$PATCHES"/}: no Signed-off-by of its From: $from"; return 1; } ;;
+			{ echo "$f: no Signed-off-by of its From: $from"; return 1; } ;;
 		esac
 		ids=$(printf '%s\n%s' "$ids" "$from")
 	done
+	rm -rf "$mbox"
 	ids=$(echo "$ids" | sed '/^$/d' | sort -u)
 	echo "identities: $ids"
 	[ "$(echo "$ids" | wc -l)" -eq 1 ]
 }
-t "one author identity: every From: signs its patch off, the cover letters' too" one_identity
 
-for p in $(series_files 5.10) $(series_list "$PATCHES/$OLK_DIR/series" | sed "s|^|$OLK_DIR/|"); do
+for p in $(series_list "$PATCHES/series") $(series_list "$PATCHES/$OLK_DIR/series" | sed "s|^|$OLK_DIR/|"); do
 	t "checkpatch --strict $p" bash -c '
 		cd "$1" && out=$(PATH=/usr/bin:$PATH scripts/checkpatch.pl --strict --no-summary --terse "$2" 2>&1)
 		st=$?
@@ -140,26 +147,26 @@ done
 
 t "series applies to the base with git am" "$AFFSCHED_TOP/scripts/apply-series.sh"
 [ $fail -eq 0 ] || finish
+t "one author identity: every From: signs its patch off, the cover letters' too" one_identity
 
 export_roundtrip() {
-	local tmp name
+	local tmp name excl=()
 	tmp=$(mktemp -d)
 	cp "$PATCHES/series" "$tmp/"
 	for name in $(series_names); do
-		mkdir "$tmp/$name"
-		cp "$PATCHES/$name/cover-letter.txt" "$tmp/$name/"
+		excl+=(-x "$name")
 	done
 	PATCHES=$tmp "$AFFSCHED_TOP/scripts/export-series.sh" &&
-		diff -r -x "$OLK_DIR" "$PATCHES" "$tmp"
+		diff -r -x "$OLK_DIR" "${excl[@]}" "$PATCHES" "$tmp"
 	local st=$?
 	rm -rf "$tmp"
 	return $st
 }
 t "export of the applied series is byte-identical to patches/" export_roundtrip
 
-# Each series as a maintainer takes it: from its own files, on top of its
-# prerequisites only (none for arm64-mm: it must apply to the bare base),
-# with git am, and as one mbox through b4 am (offline).
+# Each series as a maintainer takes it (export-series.sh --mbox): on top of
+# its prerequisites only (none for arm64-mm: it must apply to the bare
+# base), with git am, and as one mbox through b4 am (offline).
 for name in $(series_names); do
 	t "$name applies alone (on its prerequisites) with git am" "$AFFSCHED_TOP/scripts/am-check.sh" git "$name"
 	t "$name applies alone (on its prerequisites) from its mbox with b4 am" \
@@ -167,11 +174,10 @@ for name in $(series_names); do
 done
 
 refuse_bad_patch() {
-	local tmp before after out last
+	local tmp before after out
 	tmp=$(mktemp -d)
-	cp -a "$PATCHES/." "$tmp/"
-	last=$(series_names | tail -n 1)
-	cat >"$tmp/$last/9999-bogus.patch" <<'BOGUS'
+	cp "$PATCHES"/*.patch "$tmp/"
+	cat >"$tmp/9999-bogus.patch" <<'BOGUS'
 From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001
 From: affsched developers <affsched@example.org>
 Date: Thu, 1 Jan 2026 00:00:00 +0000
@@ -191,7 +197,7 @@ diff --git a/kernel/sched/core.c b/kernel/sched/core.c
 +so the patch cannot apply
  end
 BOGUS
-	echo 9999-bogus.patch >>"$tmp/$last/series"
+	{ sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$PATCHES/series"; echo 9999-bogus.patch; } >"$tmp/series"
 	before=$(git -C "$KSRC" rev-parse HEAD; git -C "$KSRC" status --porcelain)
 	out=$(PATCHES=$tmp "$AFFSCHED_TOP/scripts/apply-series.sh" 2>&1)
 	local st=$?
@@ -219,7 +225,7 @@ olk_tree_detected() {
 	mkdir -p "$d/include/linux"
 	touch "$d/include/linux/kabi.h"
 	[ "$(tree_kind "$d")" = "$OLK_DIR" ] && [ "$(tree_kind "$KSRC")" = 5.10 ] &&
-		series_files "$OLK_DIR" | grep -x "$OLK_DIR/sched-affsched/0004-.*" >/dev/null &&
+		series_files "$OLK_DIR" | grep -x "$OLK_DIR/0004-.*" >/dev/null &&
 		! series_files 5.10 | grep "^$OLK_DIR/" >/dev/null
 	st=$?
 	rm -rf "$d"

@@ -105,19 +105,18 @@ base_obj() {
 	echo "$bobj"
 }
 
-# patches/ holds three series, each postable on its own: one folder each
-# with its patches, its own 'series' file and cover-letter.txt.
-# patches/series lists the folders in the order they apply, one a line:
-#   NAME CHANGE-ID [PREREQUISITE...]
-# (CHANGE-ID is b4's; a PREREQUISITE is the NAME of a series that must be
-# applied first).  In the kernel tree branch series/NAME ends at NAME's
-# last patch, and branch affsched at the last series' last patch.
+# patches/series lists the patch files in the order 'git am' applies them.
+# They form three series, each postable on its own; a comment line
+#   # series NAME CHANGE-ID [needs PREREQUISITE...]
+# starts each series' part of the list (CHANGE-ID is b4's; a PREREQUISITE
+# is a series that must be applied first), and patches/NAME/ holds its
+# cover letter.  In the kernel tree branch series/NAME ends at NAME's last
+# patch.  scripts/export-series.sh --mbox makes the postable mboxes.
 #
 # The series have one text for both trees, except where a tree needs its
-# own: patches/olk-5.10/NAME/ holds the openEuler OLK-5.10 versions of such
-# patches of series NAME, listed in patches/olk-5.10/series as NAME/FILE.
-# An OLK patch replaces the patch of the same number in NAME, or is
-# inserted at its number.
+# own: patches/olk-5.10/ holds the openEuler OLK-5.10 versions of such
+# patches, listed in patches/olk-5.10/series.  An OLK patch replaces the
+# patch of the same number in patches/series, or is inserted at its number.
 OLK_DIR=olk-5.10
 SERIES_REF=series
 
@@ -141,21 +140,33 @@ series_list() {
 	sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e '/^[[:space:]]*$/d' "$1"
 }
 
-# series_names: the series of patches/series, in the order they apply
-series_names() {
+# series_headers: the "# series" lines of patches/series, without "# series "
+series_headers() {
 	[ -f "$PATCHES/series" ] || die "$PATCHES/series missing"
-	series_list "$PATCHES/series" | awk '{ print $1 }'
+	sed -n 's/^#[[:space:]]*series[[:space:]]\{1,\}//p' "$PATCHES/series"
 }
 
-# series_field NAME N: field N of NAME's line in patches/series (2: its
-# change-id, 3...: its prerequisites); empty if there is none.
+# series_names: the series of patches/series, in the order they apply
+series_names() {
+	series_headers | awk '{ print $1 }'
+}
+
+# series_field NAME N: field N of NAME's header (2: its change-id)
 series_field() {
-	series_list "$PATCHES/series" | awk -v n="$1" -v f="$2" '$1 == n { print $f; exit }'
+	series_headers | awk -v n="$1" -v f="$2" '$1 == n { print $f; exit }'
 }
 
 # series_prereqs NAME: the series NAME needs applied first, one a line
 series_prereqs() {
-	series_list "$PATCHES/series" | awk -v n="$1" '$1 == n { for (i = 3; i <= NF; i++) print $i; exit }'
+	series_headers | awk -v n="$1" '$1 == n && $3 == "needs" { for (i = 4; i <= NF; i++) print $i; exit }'
+}
+
+# series_members NAME: the patch files of series NAME, in order
+series_members() {
+	awk -v n="$1" '
+		/^#[ \t]*series[ \t]/ { sub(/^#[ \t]*series[ \t]+/, ""); in_n = ($1 == n); next }
+		{ sub(/#.*/, ""); sub(/[ \t]+$/, "") }
+		in_n && NF { print }' "$PATCHES/series"
 }
 
 # series_start NAME: where series NAME starts in the kernel tree: the
@@ -172,48 +183,34 @@ series_start() {
 	die "no series '$1' in patches/series"
 }
 
-# series_files KIND [NAME]: the patches to apply to a KIND tree (all
-# series, or only NAME), in order, as paths relative to $PATCHES.  Fails if
-# a series names a missing file or two patches of one series share a number.
+# series_files KIND: the patches to apply to a KIND tree, in order, as paths
+# relative to $PATCHES.  Fails if a series names a missing file or two
+# patches of one series share a number.
 series_files() {
-	local kind=$1 only=${2:-} name p num
-	local -a names
-	local -A by_num olk
-	mapfile -t names < <(series_names)
-	[ ${#names[@]} -gt 0 ] || die "$PATCHES/series lists no series"
-	for name in "${names[@]}"; do
-		[[ "$name" =~ ^[a-z0-9][a-z0-9-]*$ ]] || die "patches/series: bad series name '$name'"
-		[ -z "$only" ] || [ "$only" = "$name" ] || continue
-		[ -f "$PATCHES/$name/series" ] || die "$PATCHES/$name/series missing"
-		by_num=()
+	local kind=$1 p num
+	local -A by_num=()
+	[ -f "$PATCHES/series" ] || die "$PATCHES/series missing"
+	while IFS= read -r p; do
+		[ -f "$PATCHES/$p" ] || die "patches/series names $p, which does not exist"
+		num=${p%%-*}
+		[[ "$num" =~ ^[0-9]{4}$ ]] || die "patches/series: $p does not start with a 4-digit number"
+		[ -z "${by_num[$num]:-}" ] || die "patches/series: $p and ${by_num[$num]} share number $num"
+		by_num[$num]=$p
+	done < <(series_list "$PATCHES/series")
+	if [ "$kind" = "$OLK_DIR" ] && [ -f "$PATCHES/$OLK_DIR/series" ]; then
+		local -A olk=()
 		while IFS= read -r p; do
-			[ -f "$PATCHES/$name/$p" ] || die "patches/$name/series names $p, which does not exist"
+			[ -f "$PATCHES/$OLK_DIR/$p" ] ||
+				die "patches/$OLK_DIR/series names $p, which does not exist"
 			num=${p%%-*}
-			[[ "$num" =~ ^[0-9]{4}$ ]] || die "patches/$name/series: $p does not start with a 4-digit number"
-			[ -z "${by_num[$num]:-}" ] || die "patches/$name/series: $p and ${by_num[$num]} share number $num"
-			by_num[$num]=$name/$p
-		done < <(series_list "$PATCHES/$name/series")
-		if [ "$kind" = "$OLK_DIR" ] && [ -f "$PATCHES/$OLK_DIR/series" ]; then
-			olk=()
-			while IFS= read -r p; do
-				[ "${p%%/*}" = "$name" ] || continue
-				[ -f "$PATCHES/$OLK_DIR/$p" ] ||
-					die "patches/$OLK_DIR/series names $p, which does not exist"
-				num=${p#*/}
-				num=${num%%-*}
-				[[ "$num" =~ ^[0-9]{4}$ ]] || die "patches/$OLK_DIR/series: $p does not start with NAME/ and a 4-digit number"
-				[ -z "${olk[$num]:-}" ] || die "patches/$OLK_DIR/series: two patches of $name share number $num"
-				olk[$num]=1
-				by_num[$num]=$OLK_DIR/$p
-			done < <(series_list "$PATCHES/$OLK_DIR/series")
-		fi
-		[ ${#by_num[@]} -gt 0 ] || die "$PATCHES/$name/series lists no patch"
-		printf '%s\n' "${!by_num[@]}" | sort | while read -r num; do
-			echo "${by_num[$num]}"
-		done
-	done
-	if [ -n "$only" ]; then
-		printf '%s\n' "${names[@]}" | grep -qx "$only" || die "no series '$only' in patches/series"
+			[[ "$num" =~ ^[0-9]{4}$ ]] || die "patches/$OLK_DIR/series: $p does not start with a 4-digit number"
+			[ -z "${olk[$num]:-}" ] || die "patches/$OLK_DIR/series: two patches share number $num"
+			olk[$num]=1
+			by_num[$num]=$OLK_DIR/$p
+		done < <(series_list "$PATCHES/$OLK_DIR/series")
 	fi
-	return 0
+	[ ${#by_num[@]} -gt 0 ] || die "$PATCHES/series lists no patch"
+	printf '%s\n' "${!by_num[@]}" | sort | while read -r num; do
+		echo "${by_num[$num]}"
+	done
 }

@@ -7,9 +7,9 @@
 # The fixture holds only the files the series touches that could be read
 # from openEuler's kernel (its README.md gives their commits), so it is
 # made a git tree of its own in build/olk, tagged affsched-base, and every
-# patch of series_files olk-5.10 (every series of patches/series, with
-# patches/olk-5.10/ in their numbers' places) is applied in order with
-# 'git am': no fuzz, offsets allowed, as a user's 'git am' would.  A file a patch modifies
+# patch of series_files olk-5.10 (patches/series with patches/olk-5.10/ in
+# their numbers' places) is applied in order with 'git am': no fuzz,
+# offsets allowed, as a user's 'git am' would.  A file a patch modifies
 # that the fixture does not hold is left out with --exclude and listed.
 #
 # Output: one line per patch; for a patch that does not apply, its name,

@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # olk-compile-check.sh [ARCH] - compile the lines of the OLK-5.10-only
-# patches (patches/olk-5.10/NAME/ files whose number series NAME does
-# not have) against the series' real headers.
+# patches (patches/olk-5.10/ files whose number patches/series does not
+# have) against the series' real headers.
 #
 # No OLK-5.10 tree can be built here, so this is the smallest check that
 # those lines call affsched's interface with the right names, argument
@@ -24,13 +24,11 @@ karch "$arch" >/dev/null
 obj=$BUILD/obj/$arch
 [ -f "$obj/.config" ] || die "no built $arch kernel in $obj (scripts/build-kernel.sh $arch)"
 
-# OLK-only: an entry NAME/NNNN-... whose number series NAME does not have.
+mapfile -t main_nums < <(series_list "$PATCHES/series" | sed 's/-.*//')
 only=()
 while IFS= read -r p; do
-	name=${p%%/*}
-	n=${p#*/}
-	n=${n%%-*}
-	series_list "$PATCHES/$name/series" | grep -q "^$n-" || only+=("$PATCHES/$OLK_DIR/$p")
+	n=${p%%-*}
+	printf '%s\n' "${main_nums[@]}" | grep -qx "$n" || only+=("$PATCHES/$OLK_DIR/$p")
 done < <(series_list "$PATCHES/$OLK_DIR/series")
 [ ${#only[@]} -gt 0 ] || die "no OLK-5.10-only patch in patches/$OLK_DIR"
 
