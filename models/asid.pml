@@ -5,7 +5,7 @@
  * check_update_reserved_asid()) and the TTBR writes of cpu_switch_mm()
  * (arch/arm64/include/asm/mmu_context.h, cpu_do_switch_mm() in context.c),
  * for spin.  -DSERIES models the series' change to
- * check_and_switch_context() (patch 18); -DIRQ adds interrupts.
+ * check_and_switch_context() (arm64-mm patch 2); -DIRQ adds interrupts.
  *
  * NCPU CPUs (pids 0..NCPU-1) each do SW context switches, each to a
  * nondeterministically chosen mm out of NMM mm slots (never to the mm it
@@ -372,7 +372,7 @@ inline pick_new()
 /*
  * The first step of check_and_switch_context() after the choice of mm.
  * 5.10 with CnP: if (system_supports_cnp()) cpu_set_reserved_ttbr0();
- * the series (-DSERIES, patch 18) for every switch (software PAN is not
+ * the series (-DSERIES, arm64-mm patch 2) for every switch (software PAN is not
  * modelled); otherwise asid = atomic64_read(&mm->context.id).
  */
 #if defined(SERIES) && !defined(MUT_NO_RESERVED_TTBR0)
@@ -800,7 +800,7 @@ end_done:
  * where activate_mm() runs with interrupts on, current->active_mm is
  * already the next mm; with -DIRQ_PREV it is the previous one, as for a
  * pseudo-NMI inside context_switch().  Other interrupts write no TTBR
- * without software PAN (patch 18's message): they are no step here.
+ * without software PAN (arm64-mm patch 2's message): they are no step here.
  */
 active [NCPU] proctype irq()
 {

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * osq.pml - the Linux 5.10 OSQ (kernel/locking/osq_lock.c) with the
- * NUMA-aware hand-off of the affsched series (patch 14), for spin.
+ * NUMA-aware hand-off of locking-osq patch 2, for spin.
  *
  * Four CPUs, numbered 1..4 (0 is NIL, the kernel's NULL node and
  * OSQ_UNLOCKED_VAL), each with its one per-CPU queue node; CPUs 1 and 2
@@ -447,7 +447,7 @@ active [NCPU] proctype cpu()
 	do
 	:: r < ROUNDS(me) ->
 		/*
-		 * osq_lock(lock), the wrapper of patch 14.
+		 * osq_lock(lock), the wrapper of locking-osq patch 2.
 		 */
 		do
 		:: osq_lock_inner();	/* while (__osq_lock(lock)) { */
