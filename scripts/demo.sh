@@ -32,11 +32,12 @@
 #
 # MODE=overhead (make overhead) measures the hold-ratio tracking alone:
 # lockcost (uncontended writes by a group member, hold_sample at its
-# default and at 1), then the loads, enable 0 and 1 alternating.  With
-# AFFSCHED_ACCEL=icount the guest's clocks count executed instructions, so
-# a figure depends on the code run, not on how the host schedules the
-# vCPUs, and lockcost's difference is the hooks' instruction count; cache
-# and interconnect costs are not modelled at all.
+# default and at 1), then the loads, then fsdisk's copies confined to one
+# CPU with tracking alone (max_reserved 0), enable 0 and 1 alternating.
+# With AFFSCHED_ACCEL=icount the guest's clocks count executed
+# instructions, so a figure depends on the code run, not on how the host
+# schedules the vCPUs, and lockcost's difference is the hooks' instruction
+# count; cache and interconnect costs are not modelled at all.
 #
 # Environment: ARCH (arm64; x86_64 runs 2 nodes x 4 cores, x86 guests have
 # no clusters), ROUNDS (3), SECONDS_PER_LOAD (5: the copy pass of the file

@@ -51,6 +51,22 @@ ap.add_argument('--clock', type=float, default=0.025,
 ap.add_argument('--clock-reads', type=int, default=3,
                 help='clock reads of the tracking inside the critical section per '
                 'contended acquisition (acquired: clock and CPU time; released: clock)')
+ap.add_argument('--clock-reads-all', type=float, default=4.25,
+                help='clock reads of the tracking per contended acquisition, in and out of '
+                'the critical section (4 + 2/hold_sample)')
+ap.add_argument('--hook-instr', type=float, default=700,
+                help='instructions the tracking hooks add per contended acquisition, in and '
+                'out of the critical section (make overhead, icount: fsdisk-16 on one CPU, '
+                '1,159 -> 1,333 instructions per KB with tracking alone, about one slow '
+                'path per 4 KB write)')
+ap.add_argument('--hook-cs-instr', type=float, default=250,
+                help='of them, inside the critical section besides the clock reads, at most '
+                '(arm64 sizes of __affsched_lock_acquired, affsched_current_runtime, '
+                'affsched_placed_refresh, __affsched_lock_released and the early return '
+                'of affsched_group_flush)')
+ap.add_argument('--ghz', type=float, default=2.6, help='core clock, GHz (Kunpeng 920)')
+ap.add_argument('--ipc', type=float, default=1.0,
+                help="instructions per cycle of the hooks' branchy code (assumed)")
 ap.add_argument('--flush-atomics', type=int, default=4,
                 help="atomic adds to the group's line when a member flushes its sums")
 ap.add_argument('--numa-local', type=float, default=0.71,
@@ -58,11 +74,14 @@ ap.add_argument('--numa-local', type=float, default=0.71,
                 'hand-off (0.71 measured in the 2-node guest with B = 4)')
 ap.add_argument('--nodes', type=int, default=4, help='NUMA nodes')
 args = ap.parse_args()
-for k in ('p', 'u', 'unplaced', 'line_local', 'line_remote', 'wake', 'clock', 'numa_local'):
+for k in ('p', 'u', 'unplaced', 'line_local', 'line_remote', 'wake', 'clock', 'numa_local',
+          'ghz', 'ipc'):
     if getattr(args, k) <= 0:
         ap.error(f'--{k.replace("_", "-")} must be positive')
 if not args.u < 1 or args.numa_local > 1 or args.cpus < 1 or args.cluster < 1 or args.nodes < 1:
     ap.error('need 0 < u < 1, numa-local <= 1, and positive counts')
+if args.hook_instr < 0 or not 0 <= args.hook_cs_instr <= args.hook_instr or args.clock_reads_all < 0:
+    ap.error('need 0 <= hook-cs-instr <= hook-instr')
 
 T = 4096 / 1024 / args.p * 1e6          # us per 4 KB block of one copy
 h = args.u * T                            # us under the lock
@@ -72,10 +91,16 @@ sub = math.ceil(n / args.cluster) * args.cluster
 # Unplaced: the effective hand-off that the measured score implies.
 c0 = 4096 / 1024 / args.unplaced * 1e6 - h
 remote_fifo = 1 - 1 / args.nodes         # FIFO hand-off off the releaser node
-# The tracking inside the critical section: clock reads, and the flush's
-# atomics on the group's line, remote when the group is spread.
-t_spread = args.clock_reads * args.clock + args.flush_atomics * args.line_remote * remote_fifo
-t_placed = args.clock_reads * args.clock + args.flush_atomics * args.line_local
+# The tracking inside the critical section: clock reads, the hooks' other
+# instructions there, and the flush's atomics on the group's line, remote
+# when the group is spread.
+instr_us = 1 / (args.ghz * args.ipc * 1000)
+t_cs = args.clock_reads * args.clock + args.hook_cs_instr * instr_us
+t_spread = t_cs + args.flush_atomics * args.line_remote * remote_fifo
+t_placed = t_cs + args.flush_atomics * args.line_local
+# Tracking alone costs CPU time per contended acquisition, in and out of
+# the critical section; with every copy on one CPU that is all it changes.
+t_cpu = args.hook_instr * instr_us + args.clock_reads_all * args.clock
 c_local = args.handoff_lines * args.line_local
 # The bounded NUMA hand-off keeps numa_local of the hand-offs on the node:
 # a remote hand-off moves handoff_lines lines across the interconnect.
@@ -99,6 +124,8 @@ print(f'n = ceil(1/u) = {n}, sub-domain {sub} CPUs (whole clusters of {args.clus
       f'CPUs needed at X = P: T/h = {T / h:.1f}')
 print(f'unplaced effective hand-off c0 = {c0:.0f} us per block; tracking in the critical '
       f'section {t_spread:.2f} us spread, {t_placed:.2f} us placed')
+print(f'tracking alone: {t_cpu:.2f} us of CPU per contended acquisition, '
+      f'{100 * t_cpu / T:.3f} % of one copy\'s block (T = {T:.0f} us)')
 print()
 hdr = f"{'configuration':<48} {'c (us)':>8} {'t (us)':>7} {'X (KBps)':>9} {'X/P':>5} {'X/p':>5}"
 print(hdr)

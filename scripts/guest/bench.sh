@@ -15,7 +15,10 @@
 # sleep()s; the write and read passes run 2 s, the copy pass SECONDS.
 # MODE "overhead" runs lockcost first, with hold_sample at its default and
 # at 1 (lockcost-h1): uncontended 1 KB writes by a group member, whose
-# score is writes per second (1e9 / mean ns per write).
+# score is writes per second (1e9 / mean ns per write); and, after the
+# file tests, fsdisk's copies confined to CPU 0 (fsdisk-N-taskset-1cpu),
+# with enable 1 as tracking alone (max_reserved 0): the contended case,
+# where each write takes the inode rwsem through its slow path.
 # MODE "bench" adds, in every round:
 #   - hackbench (Debian's rt-tests, from /payload/hackbench) over pipes and
 #     sockets, processes and threads (hackbench-pipe-process, ...), with
@@ -38,7 +41,8 @@
 #   BENCH-GROUP load=<name> round=<r> members=<m> u=<permille> n=<n> cpus=<list>
 # and for context1, shell8 and hackbench the largest groups of any kind
 # (BENCH-GROUPS, see sample_groups),
-# and one per enable=1 run with the statistics that moved meanwhile:
+# and one per enable=1 run (bench and overhead modes) with the statistics
+# that moved meanwhile:
 #   BENCH-STATS load=<name> round=<r> contended=<k> group_join=<k> ...
 # With PROFILE=1 in the environment (make bench PROFILE=1: a kernel with
 # CONFIG_PROFILING booted with profile=2), each run also prints where the
@@ -128,7 +132,7 @@ one() {
 	if [ -n "${ONLY:-}" ] && ! echo "$name" | grep -Eq "$ONLY"; then
 		return
 	fi
-	[ "$mode" = bench ] && [ "$en" = 1 ] && cat $d/stats >"$work/stats0"
+	[ "$mode" != demo ] && [ "$en" = 1 ] && cat $d/stats >"$work/stats0"
 	gp=
 	case $name in
 	context1-* | shell8 | hackbench-*)
@@ -152,7 +156,7 @@ one() {
 		wait "$gp"
 		cat "$work/groups-sample"
 	fi
-	[ "$mode" = bench ] && [ "$en" = 1 ] &&
+	[ "$mode" != demo ] && [ "$en" = 1 ] &&
 		awk -v l="$name" -v r="$r" 'NR == FNR { a[$1] = $2; next }
 			$1 !~ /^(enable|disable|tunable_set|tunable_reject)$/ && $2 != a[$1] {
 				s = s " " $1 "=" $2 - a[$1] }
@@ -302,6 +306,13 @@ while [ $r -le "$rounds" ]; do
 				echo "$mr" >$d/max_reserved || exit 1
 			fi
 		done
+		if [ "$mode" = overhead ]; then
+			mr=$(cat $d/max_reserved)
+			echo 0 >$d/max_reserved || exit 1
+			file_test "fsdisk-$copies-taskset-1cpu" $en $r 4096 8000 "$copies" \
+				taskset -c 0
+			echo "$mr" >$d/max_reserved || exit 1
+		fi
 	done
 	if [ "$mode" = bench ]; then
 		echo 0 >$en_file || exit 1
