@@ -54,11 +54,12 @@ ap.add_argument('--clock-reads', type=int, default=3,
 ap.add_argument('--clock-reads-all', type=float, default=4.25,
                 help='clock reads of the tracking per contended acquisition, in and out of '
                 'the critical section (4 + 2/hold_sample)')
-ap.add_argument('--hook-instr', type=float, default=700,
+ap.add_argument('--hook-instr', type=float, default=540,
                 help='instructions the tracking hooks add per contended acquisition, in and '
-                'out of the critical section (make overhead, icount: fsdisk-16 on one CPU, '
-                '1,159 -> 1,333 instructions per KB with tracking alone, about one slow '
-                'path per 4 KB write)')
+                'out of the critical section, besides the clock reads (make overhead, '
+                'icount: fsdisk-16 on one CPU, 1,159 -> 1,333 instructions per KB with '
+                'tracking alone, about 700 per 4 KB write and its slow path, less 4.25 '
+                'sched_clock() calls of 38)')
 ap.add_argument('--hook-cs-instr', type=float, default=250,
                 help='of them, inside the critical section besides the clock reads, at most '
                 '(arm64 sizes of __affsched_lock_acquired, affsched_current_runtime, '
@@ -81,7 +82,7 @@ for k in ('p', 'u', 'unplaced', 'line_local', 'line_remote', 'wake', 'clock', 'n
 if not args.u < 1 or args.numa_local > 1 or args.cpus < 1 or args.cluster < 1 or args.nodes < 1:
     ap.error('need 0 < u < 1, numa-local <= 1, and positive counts')
 if args.hook_instr < 0 or not 0 <= args.hook_cs_instr <= args.hook_instr or args.clock_reads_all < 0:
-    ap.error('need 0 <= hook-cs-instr <= hook-instr')
+    ap.error('need 0 <= hook-cs-instr <= hook-instr and clock-reads-all >= 0')
 
 T = 4096 / 1024 / args.p * 1e6          # us per 4 KB block of one copy
 h = args.u * T                            # us under the lock
