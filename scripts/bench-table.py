@@ -22,7 +22,9 @@ With --targets (bench mode) it also prints the placement targets: each
 UnixBench file test (fsdisk, fstime, fsbuffer) with enable 1 against its
 best static confinement (the taskset sweep) and, for reference, against
 one copy alone; no stalled pass with enable 1; context1, shell8 and
-hackbench on/off; tracking alone on the one-CPU fsdisk; root's ctx beside
+hackbench on/off; tracking alone on the one-CPU fsdisk and on each file
+test's cluster, and the placement against that cluster with tracking
+alone (its shortfall net of the tracking's cost); root's ctx beside
 an unprivileged user's groups; and the lock bound P = p/u from the single
 copy's score p and the median hold ratio u of the load's group (a lock
 held for the fraction u of the time passes at most 1/u times what one
@@ -224,6 +226,17 @@ if targets and runs:
         if test == 'fsdisk' and runs.get((track, 1)):
             target(f'{track} tracking alone (enable 1, max_reserved 0) / enable 0 >= 0.97',
                    ratio(score(track, 1), score(track, 0)), 0.97, lambda v: f'{v:.3f}')
+        # Placement's shortfall against a cluster, split in two: what
+        # tracking alone costs there, and the placement against the
+        # cluster with tracking alone (1.00: placement as good as the
+        # static cluster, tracking aside).
+        clu = f'{load}-taskset-cluster'
+        if runs.get((clu, 1)):
+            track_cost = ratio(score(clu, 1), score(clu, 0))
+            what = f'{clu} tracking alone / enable 0'
+            print(f'  {what:<66} {fmt(track_cost, 3):>8}')
+            what = f'{load} on / {clu} with tracking alone'
+            print(f'  {what:<66} {fmt(ratio(on, score(clu, 1)), 2):>8}')
     for load in loads:
         if load.startswith(('context1-', 'hackbench-')) or load == 'shell8':
             target(f'{load} on/off >= 0.99', ratio(score(load, 1), score(load, 0)),

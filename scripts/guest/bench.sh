@@ -29,9 +29,9 @@
 #     confined by taskset to each CPU list of STATIC ("name=cpulist:...",
 #     e.g. "1cpu=0:node=0-3"; colons, since run-vm.sh passes the command
 #     line on as words), NAME-N-taskset-name, and one copy alone, NAME-1;
-#   - fsdisk-N-taskset-1cpu also with enable 1 and max_reserved 0 (the cost
-#     of tracking alone: groups form, nothing is placed), alternating with
-#     its enable 0 run.
+#   - fsdisk-N-taskset-1cpu and every NAME-N-taskset-cluster also with
+#     enable 1 and max_reserved 0 (the cost of tracking alone: groups form,
+#     nothing is placed), alternating with its enable 0 run.
 # Prints one line per run:
 #   BENCH load=<name> enable=<0|1> round=<r> score=<s> unit=<u> index=<i>
 #         kbcpu=<k> min=<smallest copy> max=<largest copy> stalls=<passes>
@@ -126,12 +126,15 @@ prof_report() {
 			END { print "BENCH-PROF load=" l " enable=" e " round=" r " ticks=" t s }'
 }
 
+# skipped NAME: true if ONLY is set and NAME does not match it
+skipped() {
+	[ -n "${ONLY:-}" ] && ! echo "$1" | grep -Eq "$ONLY"
+}
+
 one() {
 	name=$1 en=$2 r=$3
 	shift 3
-	if [ -n "${ONLY:-}" ] && ! echo "$name" | grep -Eq "$ONLY"; then
-		return
-	fi
+	skipped "$name" && return
 	[ "$mode" != demo ] && [ "$en" = 1 ] && cat $d/stats >"$work/stats0"
 	gp=
 	case $name in
@@ -215,6 +218,7 @@ sample_groups() {
 file_test() {
 	name=$1 en=$2 r=$3 b=$4 m=$5 c=$6
 	shift 6
+	skipped "$name" && return
 	sp=
 	if [ "$mode" = bench ] && [ "$en" = 1 ] && [ "$c" -gt 1 ]; then
 		sample_group "$name" "$r" >"$work/group" &
@@ -241,8 +245,10 @@ hackbench_all() {
 }
 
 # The static reference and the single copies, in a rotating order; enable
-# is 0 but for fsdisk's one-CPU confinement, which also runs with tracking
-# alone (enable 1, max_reserved 0), the two in the round's order.
+# is 0 but for fsdisk's one-CPU confinement and each test's cluster, which
+# also run with tracking alone (enable 1, max_reserved 0), the two in the
+# round's order: the cluster's pair splits placement's shortfall against
+# it into the tracking's cost and the placement's own.
 static_sweep() {
 	r=$1 order=$2
 	set -- $(echo "$static" | tr ':' ' ')
@@ -259,7 +265,9 @@ static_sweep() {
 			sn=${s%%=*}
 			cpus=${s#*=}
 			ens=0
-			[ "$tn:$sn" = fsdisk:1cpu ] && ens=$order
+			case "$tn:$sn" in
+			fsdisk:1cpu | *:cluster) ens=$order ;;
+			esac
 			for en in $ens; do
 				if [ "$en" = 1 ]; then
 					mr=$(cat $d/max_reserved)
