@@ -264,6 +264,8 @@ static_sweep() {
 		for s in "$@"; do
 			sn=${s%%=*}
 			cpus=${s#*=}
+			# Not even the enable and max_reserved writes for a run left out.
+			skipped "$tn-$copies-taskset-$sn" && continue
 			ens=0
 			case "$tn:$sn" in
 			fsdisk:1cpu | *:cluster) ens=$order ;;
