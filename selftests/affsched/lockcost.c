@@ -6,12 +6,17 @@
  * The process first makes itself a member of the group of a file's inode
  * rwsem: it and HELPERS child processes pwrite() one block to the same
  * file for JOIN milliseconds, so that it enters the rwsem's slow path.
- * The helpers then exit and the process, still a member and now alone,
- * times WRITES pwrite() calls of BLOCK bytes.  Every one of them takes the
- * rwsem without contention, so with affsched enabled each pays the
- * acquire and release hooks and nothing else; with affsched disabled, or
- * for a process outside any group, the hooks are one static branch or one
- * compare.  Run it with enable at 0 and 1 and compare the figures.
+ * All helpers but one then exit; that one sleeps, still a member (a member
+ * leaves only at its own acquisitions or exit), so the group has two
+ * members: enough (min_members) for its members to time their holds, too
+ * few to be placed (with -l all of them exit, and the process is a lone
+ * member).  The process then times WRITES pwrite() calls of BLOCK
+ * bytes.  Every one of them takes the rwsem without contention, so with
+ * affsched enabled each pays the acquire and release hooks and nothing
+ * else; with affsched disabled, or for a process outside any group, the
+ * hooks are one static branch or one compare.  (A lone member times no
+ * uncontended hold: its group is not placed.)  Run it with enable at 0
+ * and 1 and compare the figures.
  *
  * In a guest run with instruction counting (run-vm.sh with
  * AFFSCHED_ACCEL=icount) the guest's nanosecond is one instruction, so
@@ -19,8 +24,10 @@
  * few instructions from run to run.
  *
  * Output: "# pwrite_ns <mean ns per call>" and "# member <yes|no|unknown>"
- * (whether the groups file showed a one-member rwsem group after the
- * helpers had gone).  TAP: one test, ok when every write succeeded.
+ * (whether the groups file showed an rwsem group of two members, this
+ * process and the sleeping helper, or of one with -l, once the others had
+ * exited).  TAP: one
+ * test, ok when every write succeeded.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -53,11 +60,13 @@
 static void usage(FILE *f, const char *prog)
 {
 	fprintf(f,
-		"Usage: %s [-n WRITES] [-b BLOCK] [-c HELPERS] [-j MS] [-d DIR] [-D DEBUGFS_DIR] [-h]\n"
+		"Usage: %s [-n WRITES] [-b BLOCK] [-c HELPERS] [-j MS] [-l] [-d DIR] [-D DEBUGFS_DIR] [-h]\n"
 		"  -n WRITES    timed pwrite() calls (default %u, max %u)\n"
 		"  -b BLOCK     bytes per write (default %u, max %u)\n"
 		"  -c HELPERS   processes that contend with this one first (default %u, max %u)\n"
 		"  -j MS        how long they contend, milliseconds (default %u, max %u)\n"
+		"  -l           let every helper exit: time as the group's lone member\n"
+		"               (default: one helper stays, asleep, as the second)\n"
 		"  -d DIR       directory for the file (default %s)\n"
 		"  -D DIR       affsched debugfs directory, read for the membership\n"
 		"               report only (default %s)\n"
@@ -74,6 +83,30 @@ static void remove_file(void)
 		unlink(file_path);
 }
 
+/* Reap @count helpers; the number that failed. */
+static unsigned int reap(unsigned int count)
+{
+	unsigned int failed = 0;
+	int status;
+	pid_t pid;
+
+	while (count) {
+		pid = wait(&status);
+		if (pid < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		count--;
+		if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+			failed++;
+			ksft_print_msg("helper %d failed (status 0x%x)\n", (int)pid,
+				       (unsigned int)status);
+		}
+	}
+	return failed;
+}
+
 /* Write @buf at offset 0 until @end (CLOCK_MONOTONIC ns); 0 or an errno. */
 static int contend(int fd, const char *buf, size_t block, int64_t end)
 {
@@ -85,11 +118,11 @@ static int contend(int fd, const char *buf, size_t block, int64_t end)
 }
 
 /*
- * "yes" when the groups file lists an rwsem group of exactly one member
- * (this process; the helpers have exited), "no" when it lists none,
- * "unknown" when it cannot be read or has no valid header.
+ * "yes" when the groups file lists an rwsem group of exactly @members
+ * members, "no" when it lists none, "unknown" when it cannot be read or
+ * has no valid header.
  */
-static const char *membership(const char *dir)
+static const char *membership(const char *dir, unsigned int members)
 {
 	static struct affsched_group_line lines[1024];
 	char path[4200], why[160];
@@ -100,7 +133,7 @@ static const char *membership(const char *dir)
 	if (nr < 0)
 		return "unknown";
 	for (i = 0; i < nr && i < 1024; i++)
-		if (!strcmp(lines[i].kind, "rwsem") && lines[i].members == 1)
+		if (!strcmp(lines[i].kind, "rwsem") && lines[i].members == members)
 			return "yes";
 	return "no";
 }
@@ -108,14 +141,14 @@ static const char *membership(const char *dir)
 int main(int argc, char **argv)
 {
 	unsigned int writes = DEF_WRITES, block = DEF_BLOCK, helpers = DEF_HELPERS;
-	unsigned int join_ms = DEF_JOIN_MS, i, bad = 0;
+	unsigned int join_ms = DEF_JOIN_MS, i, forked, keep = 1, bad = 0;
 	const char *dir = DEF_DIR, *debugfs = DEF_DEBUGFS;
 	int64_t end, t0, t1;
-	int opt, fd, err, status;
+	int opt, fd, err, gate[2];
 	pid_t pid;
 	char *buf;
 
-	while ((opt = getopt(argc, argv, "n:b:c:j:d:D:h")) != -1) {
+	while ((opt = getopt(argc, argv, "n:b:c:j:ld:D:h")) != -1) {
 		switch (opt) {
 		case 'n':
 			writes = parse_uint(argv[0], 'n', optarg, 1, MAX_WRITES, usage);
@@ -128,6 +161,9 @@ int main(int argc, char **argv)
 			break;
 		case 'j':
 			join_ms = parse_uint(argv[0], 'j', optarg, 1, MAX_JOIN_MS, usage);
+			break;
+		case 'l':
+			keep = 0;
 			break;
 		case 'd':
 			dir = optarg;
@@ -154,10 +190,16 @@ int main(int argc, char **argv)
 		ksft_exit_fail_msg("create %s/lockcost.%d: %s\n", dir, (int)getpid(),
 				   strerror(errno));
 	}
-	ksft_print_msg("writes %u block %u helpers %u join_ms %u\n",
-		       writes, block, helpers, join_ms);
+	ksft_print_msg("writes %u block %u helpers %u join_ms %u kept %u\n",
+		       writes, block, helpers, join_ms, keep);
 
-	/* Contend, so that this process joins the rwsem's group. */
+	/*
+	 * Contend, so that this process joins the rwsem's group.  Helper 0
+	 * then waits (unless -l) for the end of the gate pipe, whose write
+	 * end closes when this process is done or dies; the others exit.
+	 */
+	if (pipe(gate))
+		ksft_exit_fail_msg("pipe: %s\n", strerror(errno));
 	fflush(stdout);
 	end = now_ns() + (int64_t)join_ms * 1000000;
 	for (i = 0; i < helpers; i++) {
@@ -168,25 +210,30 @@ int main(int argc, char **argv)
 			break;
 		}
 		if (pid == 0) {
+			char c;
+
 			prctl(PR_SET_PDEATHSIG, SIGKILL);
-			_exit(contend(fd, buf, block, end) ? 1 : 0);
+			close(gate[1]);
+			err = contend(fd, buf, block, end);
+			while (keep && i == 0 && read(gate[0], &c, 1) < 0 && errno == EINTR)
+				;
+			_exit(err ? 1 : 0);
 		}
 	}
+	forked = i;
+	close(gate[0]);
 	err = contend(fd, buf, block, end);
 	if (err) {
 		bad++;
 		ksft_print_msg("pwrite while contending: %s\n", strerror(err));
 	}
-	while ((pid = wait(&status)) > 0 || (pid < 0 && errno == EINTR)) {
-		if (pid > 0 && (!WIFEXITED(status) || WEXITSTATUS(status))) {
-			bad++;
-			ksft_print_msg("helper %d failed (status 0x%x)\n", (int)pid,
-				       (unsigned int)status);
-		}
-	}
-	ksft_print_msg("member %s\n", membership(debugfs));
+	keep = forked ? keep : 0;
+	bad += reap(forked - keep);
+	/* Let a kept helper finish its last write and go to sleep. */
+	usleep(100000);
+	ksft_print_msg("member %s\n", membership(debugfs, 1 + keep));
 
-	/* Alone now: every acquisition below is uncontended. */
+	/* Every acquisition below is uncontended. */
 	t0 = now_ns();
 	for (i = 0; i < writes; i++) {
 		if (pwrite(fd, buf, block, 0) != (ssize_t)block) {
@@ -196,6 +243,8 @@ int main(int argc, char **argv)
 		}
 	}
 	t1 = now_ns();
+	close(gate[1]);
+	bad += reap(keep);
 	close(fd);
 	remove_file();
 	if (i)
