@@ -14,8 +14,11 @@
 # as UnixBench 5.1.3 does; each pass is preceded by UnixBench's sync() and
 # sleep()s; the write and read passes run 2 s, the copy pass SECONDS.
 # MODE "overhead" runs lockcost first, with hold_sample at its default and
-# at 1 (lockcost-h1): uncontended 1 KB writes by a group member, whose
-# score is writes per second (1e9 / mean ns per write); and, after the
+# at 1 (lockcost-h1): uncontended 1 KB writes by a member of a two-task
+# group, whose score is writes per second (1e9 / mean ns per write); then
+# lockcost-lone, the same by a group's only member (which times none of
+# them); then context1-1cpu, one ctx pair on CPU 0, which never contends,
+# so no group forms: the hooks' cost for tasks outside any group; and, after the
 # file tests, fsdisk's copies confined to CPU 0 (fsdisk-N-taskset-1cpu),
 # with enable 1 as tracking alone (max_reserved 0): the contended case,
 # where each write takes the inode rwsem through its slow path.
@@ -302,6 +305,8 @@ while [ $r -le "$rounds" ]; do
 			echo 1 >$d/hold_sample || exit 1
 			one lockcost-h1 $en $r "$bin/lockcost" -d "$work"
 			echo "$hs_default" >$d/hold_sample || exit 1
+			one lockcost-lone $en $r "$bin/lockcost" -l -d "$work"
+			one context1-1cpu $en $r taskset -c 0 "$bin/ctx" -u -p 1 -t "$t"
 		fi
 		one "context1-${pairs}" $en $r "$bin/ctx" -u -p "$pairs" -t "$t"
 		one shell8 $en $r "$bin/shell_load" -u -c 8 -t "$t" -d "$work/shell"
