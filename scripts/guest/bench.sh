@@ -18,10 +18,11 @@
 # group, whose score is writes per second (1e9 / mean ns per write); then
 # lockcost-lone, the same by a group's only member (which times none of
 # them); then context1-1cpu, one ctx pair on CPU 0, which never contends,
-# so no group forms: the hooks' cost for tasks outside any group; and, after the
-# file tests, fsdisk's copies confined to CPU 0 (fsdisk-N-taskset-1cpu),
-# with enable 1 as tracking alone (max_reserved 0): the contended case,
-# where each write takes the inode rwsem through its slow path.
+# so no group forms: the hooks' cost for tasks outside any group; and,
+# after the file tests, fsdisk's copies confined to CPU 0
+# (fsdisk-N-taskset-1cpu), with enable 1 as tracking alone (max_reserved
+# 0): the contended case, where each write takes the inode rwsem through
+# its slow path.
 # MODE "bench" adds, in every round:
 #   - hackbench (Debian's rt-tests, from /payload/hackbench) over pipes and
 #     sockets, processes and threads (hackbench-pipe-process, ...), with

@@ -26,8 +26,7 @@
  * Output: "# pwrite_ns <mean ns per call>" and "# member <yes|no|unknown>"
  * (whether the groups file showed an rwsem group of two members, this
  * process and the sleeping helper, or of one with -l, once the others had
- * exited).  TAP: one
- * test, ok when every write succeeded.
+ * exited).  TAP: one test, ok when every write succeeded.
  */
 #define _GNU_SOURCE
 #include <errno.h>
