@@ -380,6 +380,13 @@ else
 	esac
 	{ [ "$4" -gt 0 ] && [ $(($3 * 100)) -le $(($4 * 25)) ]; } ||
 		errs7="$errs7 still placed after it stopped contending;"
+	# When it ages out, and whether the group's windows went on closing.
+	case $errs7 in
+	*"still placed"*)
+		diag "member_age ms:cpu after it stopped:$(sed -n 's/^after//p' "$WORK/age.out")"
+		diag "groups now: $(tr '\n' ' ' <"$DIR/groups")"
+		;;
+	esac
 fi
 
 stop_load
