@@ -449,7 +449,7 @@ t "x86_64 debug kernel builds (configs/debug.config, KASAN)" "$AFFSCHED_TOP/scri
 t "x86_64 debug module builds" "$AFFSCHED_TOP/scripts/build-module.sh" x86_64 debug
 # An x86_64 guest runs TCG single-threaded and leaves one host core idle:
 # the arm64 debug kernel builds meanwhile, at nice 19 so that the guest
-# keeps its core (about 5 of make check's minutes on a 2-core host).
+# keeps its core (about 4 of make check's minutes on a 2-core host).
 nice -n 19 "$AFFSCHED_TOP/scripts/build-kernel.sh" arm64 debug >"$logs/arm64-debug-build.bg" 2>&1 &
 bg_build=$!
 guest x86_64 debug
