@@ -349,6 +349,7 @@ else
 		sleep 0.05
 	done
 	echo 10 >"$DIR/member_windows"
+	cat "$DIR/groups" >"$WORK/groups.stopped"
 	wait "$age" || errs7="member_age failed: $(tr '\n' ' ' <"$WORK/age.out");"
 	echo "$member_windows" >"$DIR/member_windows"
 	sub1=$(placed_group | awk '{ print $4 }')
@@ -380,10 +381,12 @@ else
 	esac
 	{ [ "$4" -gt 0 ] && [ $(($3 * 100)) -le $(($4 * 25)) ]; } ||
 		errs7="$errs7 still placed after it stopped contending;"
-	# When it ages out, and whether the group's windows went on closing.
+	# When it left the sub-domain, and how many windows its group
+	# closed meanwhile (it ages out after member_windows of them).
 	case $errs7 in
 	*"still placed"*)
 		diag "member_age ms:cpu after it stopped:$(sed -n 's/^after//p' "$WORK/age.out")"
+		diag "groups as it stopped: $(tr '\n' ' ' <"$WORK/groups.stopped")"
 		diag "groups now: $(tr '\n' ' ' <"$DIR/groups")"
 		;;
 	esac
