@@ -70,9 +70,68 @@ record() {
 	fi
 }
 
-# The slowest steps and the total, last before the count so that a
-# truncated CI log still shows where the time went.
+# stage NAME: the steps that follow belong to stage NAME; finish prints
+# each stage's wall time.
+stage_name="" stage_start=0
+stage() {
+	[ -z "$stage_name" ] || echo "$((SECONDS - stage_start)) $stage_name" >>"$logs/stages.txt"
+	stage_name=$1 stage_start=$SECONDS
+	[ -z "$1" ] || echo "# == $1"
+}
+
+# Background jobs.  The x86_64 guests and the instruction-counted arm64
+# guest run their vCPUs on one host thread and leave the other core idle;
+# so do checkpatch, the links and the scripts.  Work that needs no guest
+# (the model searches, the prefix builds, later kernels) runs beside the
+# foreground at nice 19: it takes the idle core and, with a weight of 15
+# against 1024, almost nothing from the foreground when both cores are busy.
+# A job whose result the foreground needs next (a guest's kernel) runs at
+# nice 10 instead, ahead of the others (weight 110 against 15).
+# bg [-n NICE] NAME COMMAND...: start COMMAND so; bg_join NAME counts its
+# result.
+declare -A bg_pid bg_log
+bg() {
+	local name log prio=19
+	if [ "$1" = -n ]; then
+		prio=$2
+		shift 2
+	fi
+	name=$1
+	shift
+	log=$logs/$(echo "$name" | tr -c 'A-Za-z0-9_.-' '_').log
+	bg_log[$name]=$log
+	(
+		renice -n "$prio" -p "$BASHPID" >/dev/null
+		start=$SECONDS
+		"$@" >"$log" 2>&1
+		echo "$? $((SECONDS - start))" >"$log.status"
+	) &
+	bg_pid[$name]=$!
+	echo "# started in the background: $name"
+}
+
+# bg_join NAME: wait for background job NAME and count its result; the
+# foreground's time spent waiting is the job's share of the stage.
+bg_join() {
+	local name=$1 log=${bg_log[$1]} st secs
+	wait "${bg_pid[$name]}"
+	read -r st secs <"$log.status" || st=1 secs=0
+	record "$name (background, ${secs}s)" "$st"
+	[ "$st" -eq 0 ] || tail -n 25 "$log" | sed 's/^/#   /'
+	took "$secs" "$name (background)"
+	unset "bg_pid[$name]"
+}
+
+# Each stage's wall time, the slowest steps and the total, last before
+# the count so that a truncated CI log still shows where the time went.
 finish() {
+	local p
+	for p in "${!bg_pid[@]}"; do
+		bg_join "$p"
+	done
+	stage ""
+	echo "# stage wall times (s; background jobs ran beside them):"
+	sed 's/^/#   /' "$logs/stages.txt"
 	echo "# slowest steps (s):"
 	sort -rn "$logs/times.txt" 2>/dev/null | head -n 12 | sed 's/^/#   /'
 	echo "# make check took $((SECONDS / 60)) min $((SECONDS % 60)) s"
@@ -82,11 +141,13 @@ finish() {
 }
 
 # --- setup ---------------------------------------------------------------
+stage setup
 t "dependencies installed" "$AFFSCHED_TOP/scripts/deps.sh"
 t "base tree prepared" "$AFFSCHED_TOP/scripts/prepare-base.sh"
 [ $fail -eq 0 ] || finish
 
 # --- series --------------------------------------------------------------
+stage series
 series_matches_files() {
 	diff <(series_list "$PATCHES/series" | sort) \
 		<(cd "$PATCHES" && ls ./*.patch | sed 's|^\./||' | grep -v '^0000-cover-letter' | sort)
@@ -147,6 +208,13 @@ done
 
 t "series applies to the base with git am" "$AFFSCHED_TOP/scripts/apply-series.sh"
 [ $fail -eq 0 ] || finish
+# The exhaustive model searches (one per CPU, each single-threaded) and
+# the prefix builds need only the tree: they run in the background from
+# here to the guests, on what the foreground leaves idle.
+spin_name="spin: models/osq.pml (OSQ, NUMA hand-off) and models/asid.pml (ASID allocator), mutants caught"
+bg "$spin_name" "$AFFSCHED_TOP/scripts/check-models.sh"
+prefix_name="every prefix of the series compiles the directories it touches (arm64, W=1)"
+bg "$prefix_name" "$AFFSCHED_TOP/scripts/bisect-objects.sh" arm64
 t "one author identity: every From: signs its patch off, the cover letters' too" one_identity
 
 export_roundtrip() {
@@ -272,17 +340,20 @@ kerneldoc_clean() {
 t "kernel-doc: no new warnings in the series' files and the module" kerneldoc_clean
 t "trace-summary.py summarises a sample trace" "$AFFSCHED_TOP/scripts/test-trace-summary.sh"
 t "kcsan-reports.py sorts a sample console's KCSAN reports" "$AFFSCHED_TOP/scripts/test-kcsan-reports.sh"
-t "spin: models/osq.pml (OSQ, NUMA hand-off) and models/asid.pml (ASID allocator), mutants caught" \
-	"$AFFSCHED_TOP/scripts/check-models.sh"
 
 # --- builds --------------------------------------------------------------
-bisect_builds() {
-	local tip total k
-	tip=$(git -C "$KSRC" rev-parse HEAD)
-	total=$(git -C "$KSRC" rev-list --count "$BASE_TAG..$tip")
-	for ((k = 1; k < total; k++)); do
-		git -C "$KSRC" checkout -q --detach "$tip~$((total - k))" || return 1
-		echo "== prefix $k/$total: $(git -C "$KSRC" log -1 --format=%s)"
+stage builds
+# Whole kernels at each series' end: x86_64 at every end but the last,
+# whose tree (the tip) both arches build below.  With the prefixes'
+# objects (bisect-objects.sh, in the background) this is the bisection
+# check: a prefix's link is what the objects do not see.
+series_end_builds() {
+	local name last
+	last=$(series_names | tail -n 1)
+	for name in $(series_names); do
+		[ "$name" = "$last" ] && break
+		git -C "$KSRC" checkout -q "$SERIES_REF/$name" || return 1
+		echo "== $SERIES_REF/$name: $(git -C "$KSRC" log -1 --format=%s)"
 		if ! AFFSCHED_ALLOW_MISSING=1 "$AFFSCHED_TOP/scripts/build-kernel.sh" x86_64; then
 			git -C "$KSRC" checkout -q "$BRANCH"
 			return 1
@@ -290,7 +361,7 @@ bisect_builds() {
 	done
 	git -C "$KSRC" checkout -q "$BRANCH"
 }
-t "every prefix of the series builds (x86_64)" bisect_builds
+t "each series' end links a whole kernel (x86_64)" series_end_builds
 
 # The series' hooks have stubs for CONFIG_SCHED_AFFSCHED=n (the Kconfig
 # default): the objects that call them must build without the option.
@@ -345,6 +416,7 @@ for a in x86_64 arm64; do
 	t "$a selftests build, no warnings" "$AFFSCHED_TOP/scripts/build-selftests.sh" "$a"
 done
 
+stage tools
 # The user tools: the kmod RPM built against the x86_64 tree (rpm -qlp),
 # the trace timeline and bench pictures from recorded samples, affsched-top
 # against a recorded debugfs snapshot (scripts/check-tools.sh).
@@ -352,9 +424,20 @@ t "user tools: kmod RPM, trace timeline and bench PNGs, affsched-top" \
 	"$AFFSCHED_TOP/scripts/check-tools.sh"
 
 # --- KUnit under UML -----------------------------------------------------
-t "KUnit under UML (kunit.py run)" "$AFFSCHED_TOP/scripts/kunit-uml.sh"
+# The UML kernel builds in the background from here (the kernel tree no
+# longer changes branch); its tests run in the foreground at the end, where
+# kunit.py's timeout cannot expire on a starved CPU.
+kunit_name="KUnit under UML builds (kunit.py build)"
+bg "$kunit_name" "$AFFSCHED_TOP/scripts/kunit-uml.sh" build
 
 # --- guests --------------------------------------------------------------
+stage guests
+# The guests' kernels that are not built yet build in the background while
+# a single-threaded guest runs: the x86_64 debug kernel beside the x86_64
+# and instruction-counted guests, then the KCSAN kernel and the arm64 debug
+# kernel beside the x86_64 debug guest (and the KCSAN guest).
+bg -n 10 "x86_64 debug kernel builds (configs/debug.config, KASAN)" \
+	"$AFFSCHED_TOP/scripts/build-kernel.sh" x86_64 debug
 # make_payload DIR ARCH SCRIPT: a fresh payload with ARCH's selftests and SCRIPT
 make_payload() {
 	rm -rf "$1"
@@ -418,6 +501,7 @@ guest() {
 	record "$tag console has no lockdep, BUG or WARNING report" $?
 }
 
+stage "guests: x86_64, arm64, arm64 instruction-counted"
 guest x86_64
 guest arm64
 
@@ -445,26 +529,17 @@ known_answer_icount
 
 # The debug configuration (lockdep, DEBUG_ATOMIC_SLEEP, ...) on both
 # arches, with KASAN on x86_64 (configs/debug-x86_64.config).
-t "x86_64 debug kernel builds (configs/debug.config, KASAN)" "$AFFSCHED_TOP/scripts/build-kernel.sh" x86_64 debug
+stage "guests: x86_64 debug, x86_64 KCSAN, arm64 debug"
+bg_join "x86_64 debug kernel builds (configs/debug.config, KASAN)"
 t "x86_64 debug module builds" "$AFFSCHED_TOP/scripts/build-module.sh" x86_64 debug
-# An x86_64 guest runs TCG single-threaded and leaves one host core idle:
-# the arm64 debug kernel builds meanwhile, at nice 19 so that the guest
-# keeps its core (about 4 of make check's minutes on a 2-core host).
-nice -n 19 "$AFFSCHED_TOP/scripts/build-kernel.sh" arm64 debug >"$logs/arm64-debug-build.bg" 2>&1 &
-bg_build=$!
-guest x86_64 debug
-# bg_wait PID LOG: the background job's status, its output on stdout
-bg_wait() {
-	local st=0
-	wait "$1" || st=$?
-	cat "$2"
-	return $st
+# One job, so that the KCSAN kernel, needed first, has the idle core first.
+kcsan_then_arm64_debug() {
+	"$AFFSCHED_TOP/scripts/build-kernel.sh" x86_64 kcsan >"$logs/kcsan-kernel.bg" 2>&1
+	echo $? >"$logs/kcsan-kernel.bg.status"
+	"$AFFSCHED_TOP/scripts/build-kernel.sh" arm64 debug
 }
-t "arm64 debug kernel builds (configs/debug.config; beside the x86_64 debug guest)" \
-	bg_wait "$bg_build" "$logs/arm64-debug-build.bg"
-t "arm64 debug module builds" "$AFFSCHED_TOP/scripts/build-module.sh" arm64 debug
-guest arm64 debug
-
+bg -n 10 "arm64 debug kernel builds (configs/debug.config)" kcsan_then_arm64_debug
+guest x86_64 debug
 # The data race detector (configs/kcsan-x86_64.config, GCC's
 # -fsanitize=thread): ctx, fstime, groups and placement, whose hooks read
 # what other CPUs write.  Any KCSAN report whose racing access lies in code
@@ -499,8 +574,28 @@ kcsan_guest() {
 		sed 's/^/#   /' | grep .
 	record "$tag console has no lockdep, BUG or WARNING report besides KCSAN's" $?
 }
-t "x86_64 KCSAN kernel builds (configs/kcsan-x86_64.config)" "$AFFSCHED_TOP/scripts/build-kernel.sh" x86_64 kcsan
+# The KCSAN kernel's part of the background job above: done when its
+# status is written (or the job is gone, which fails it).
+kcsan_kernel() {
+	local f=$logs/kcsan-kernel.bg.status
+	while [ ! -s "$f" ] && kill -0 "${bg_pid["arm64 debug kernel builds (configs/debug.config)"]}" 2>/dev/null; do
+		sleep 2
+	done
+	cat "$logs/kcsan-kernel.bg"
+	[ -s "$f" ] && return "$(cat "$f")"
+	return 1
+}
+t "x86_64 KCSAN kernel builds (configs/kcsan-x86_64.config; in the background)" kcsan_kernel
 t "x86_64 KCSAN module builds" "$AFFSCHED_TOP/scripts/build-module.sh" x86_64 kcsan
 kcsan_guest
 
+bg_join "arm64 debug kernel builds (configs/debug.config)"
+t "arm64 debug module builds" "$AFFSCHED_TOP/scripts/build-module.sh" arm64 debug
+guest arm64 debug
+
+stage "background jobs' ends"
+bg_join "$kunit_name"
+t "KUnit under UML (kunit.py exec)" "$AFFSCHED_TOP/scripts/kunit-uml.sh" exec
+bg_join "$spin_name"
+bg_join "$prefix_name"
 finish

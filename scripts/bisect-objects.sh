@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# bisect-objects.sh [ARCH]: every prefix of the series compiles, object by
+# object (ARCH arm64 by default, the series' target, whose build also takes
+# arch/arm64/; x86_64 takes only the generic directories).
+#
+# For each prefix, in a worktree of $KSRC (build/linux-prefix, so that the
+# main tree and its object directories are left alone and the job can run
+# beside them), the guest kernel is configured and the directories that
+# hold the C files the whole series touches (kernel/sched/,
+# kernel/locking/, and arch/ARCH/ ones) are built with W=1.  One object
+# directory (build/obj/prefix-ARCH) serves every prefix, so each prefix
+# compiles only what its patch changed and what includes it.
+#
+# What this does not see is the link: a prefix that calls a function only
+# a later patch defines compiles and fails only when linked.  check.sh
+# links whole kernels at each series' end (and both arches at the tip);
+# the link of every prefix cost 18 kernels, most of make check's time.
+#
+# Exit status: 0 if every prefix compiled, 1 at the first that did not
+# (its subject and the compiler's errors are printed).
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+arch=${1:-arm64}
+karch=$(karch "$arch")
+cross=$(kcross "$arch")
+wt=$BUILD/linux-prefix
+obj=$BUILD/obj/prefix-$arch
+
+tip=$(git -C "$KSRC" rev-parse "$BRANCH")
+total=$(git -C "$KSRC" rev-list --count "$BASE_TAG..$tip")
+[ "$total" -gt 0 ] || die "no patch on $BRANCH above $BASE_TAG"
+
+if [ -d "$wt" ]; then
+	git -C "$wt" checkout -q --detach "$BASE_TAG"
+else
+	git -C "$KSRC" worktree prune
+	git -C "$KSRC" worktree add -q --detach "$wt" "$BASE_TAG"
+fi
+
+# Generic directories, and this arch's own, whose C files the series adds
+# or changes.
+mapfile -t dirs < <(git -C "$KSRC" diff --name-only "$BASE_TAG..$tip" -- '*.c' |
+	xargs -r -n 1 dirname | sort -u |
+	awk -v a="arch/$karch" '$0 !~ /^arch\// || index($0 "/", a "/") == 1 { print $0 "/" }')
+[ ${#dirs[@]} -gt 0 ] || die "the series touches no C file"
+echo "directories: ${dirs[*]}"
+
+for ((k = 1; k <= total; k++)); do
+	c=$(git -C "$KSRC" rev-parse "$tip~$((total - k))")
+	git -C "$wt" checkout -q --detach "$c"
+	echo "== prefix $k/$total: $(git -C "$wt" log -1 --format=%s)"
+	s=$SECONDS
+	# Configure (the prefix's own Kconfig: options later patches add are
+	# not there yet) and prepare the headers.
+	if ! KSRC=$wt AFFSCHED_OBJ=$obj AFFSCHED_ALLOW_MISSING=1 AFFSCHED_PREPARE_ONLY=1 \
+		"$AFFSCHED_TOP/scripts/build-kernel.sh" "$arch" >"$obj.log" 2>&1; then
+		cat "$obj.log"
+		echo "prefix $k/$total does not configure for $arch"
+		exit 1
+	fi
+	# W=1 warnings are w1-check.sh's business (at the tip, against the
+	# base); here a prefix must compile.
+	if ! make -s -C "$wt" O="$obj" ARCH="$karch" CROSS_COMPILE="$cross" -j"$JOBS" W=1 \
+		"${dirs[@]}" >"$obj.log" 2>&1; then
+		grep -E -B2 -A3 'error|Error' "$obj.log" | head -n 60
+		echo "prefix $k/$total does not build for $arch: $(git -C "$wt" log -1 --format=%s)"
+		exit 1
+	fi
+	echo "   compiled in $((SECONDS - s)) s, $(grep -c ': warning:' "$obj.log" || true) W=1 warnings"
+done
+echo "all $total prefixes build their objects for $arch"
