@@ -17,6 +17,11 @@
 #   make rpm     the kmod RPM of the module against build/obj/$(RPM_ARCH) (x86_64)
 #   make kernel ARCH=x86_64|arm64, make module, make selftests
 #   make base, make apply, make export   (the kernel tree and patches/)
+#   make check-models-full  the spin models' larger configurations too
+#                (make check runs the claims: scripts/check-models.sh)
+#   make bisect-link  every prefix of the series builds and links a whole
+#                ARCH kernel (make check compiles each prefix's objects and
+#                links only the series' ends)
 
 ARCH ?= arm64
 RPM_ARCH ?= x86_64
@@ -63,7 +68,14 @@ module: kernel
 selftests: apply
 	scripts/build-selftests.sh $(ARCH)
 
+check-models-full:
+	scripts/deps.sh
+	scripts/check-models.sh --full
+
+bisect-link: apply
+	scripts/bisect-objects.sh --link $(ARCH)
+
 clean:
 	rm -rf build
 
-.PHONY: demo check bench overhead rpm base apply export kernel module selftests clean
+.PHONY: demo check bench overhead rpm base apply export kernel module selftests bisect-link check-models-full clean
