@@ -369,6 +369,18 @@ kerneldoc_clean() {
 t "kernel-doc: no new warnings in the series' files and the module" kerneldoc_clean
 t "trace-summary.py summarises a sample trace" "$AFFSCHED_TOP/scripts/test-trace-summary.sh"
 t "kcsan-reports.py sorts a sample console's KCSAN reports" "$AFFSCHED_TOP/scripts/test-kcsan-reports.sh"
+# The Kunpeng 920 model's units: one copy's index 4,125 is 2,392,500 KBps
+# (fsdisk's baseline is 5,800 KBps for an index of 10), so a 4 KB block
+# takes about 1.7 us; a model that reads the index as KBps gets 970 us.
+kunpeng_model_units() {
+	python3 "$AFFSCHED_TOP/scripts/kunpeng-model.py" &&
+		python3 "$AFFSCHED_TOP/scripts/kunpeng-model.py" --json | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+print("T = %.3f us, h = %.3f us" % (d["T_us"], d["h_us"]))
+sys.exit(not 1.5 <= d["T_us"] <= 1.9)'
+}
+t "kunpeng-model.py: one copy's 4 KB block takes 1.5-1.9 us at the default p" kunpeng_model_units
 
 # --- builds --------------------------------------------------------------
 stage builds

@@ -5,21 +5,24 @@ and without each part of the series, from per-acquisition costs.
 
 The model (Documentation/results.rst, "Model for a Kunpeng 920"):
 
-  The copies share one inode rwsem.  One copy alone moves p KBps; it holds
-  the lock for the share u of its time, so one 4 KB block costs
-  T = 4 / p s of which h = u T under the lock.  However many copies run,
+  The copies share one inode rwsem.  The figures measured there are
+  UnixBench index values; fsdisk's baseline is 5,800 KBps for an index of
+  10, so an index I is I x 580 KBps.  One copy alone moves p KBps; it
+  holds the lock for the share u of its time, so one 4 KB block costs
+  T = 4 KB / p of which h = u T under the lock.  However many copies run,
   the lock passes one block per h + c + t, where c is the hand-off from
   one holder to the next and t the work the series adds inside the
   critical section (the tracking hooks): the utilisation law gives
 
-      X = 4 / (h + c + t)  KBps,   at most P = p / u when c = t = 0,
+      X = 4 KB / (h + c + t),   at most P = p / u when c = t = 0,
 
   as long as the CPUs given to the group can run ceil(T / (h + c + t))
-  copies at once.  Unplaced, the measured score (3,000 KBps with 92 % of
-  the cycles in osq_lock) fixes an effective hand-off c0 for the spread
-  group; the parts of the series change c and t as below.  Every input is
-  an option, with its default and its source in --help; the output is a
-  table of X, X / P and X over one copy.
+  copies at once.  Unplaced, the measured score of 96 copies fixes an
+  effective hand-off c0 for the spread group; the parts of the series
+  change c and t as below.  Every input is an option whose help gives its
+  unit (index, KBps, us, instructions), default and source; the output is
+  a table of X (KBps and index), X / P and X over one copy.  --json prints
+  the same as one JSON object.
 
 Exit status: 0; 2 bad arguments."""
 import argparse
@@ -28,31 +31,36 @@ import math
 ap = argparse.ArgumentParser(
     description='Kunpeng 920 model for 96 copies of fsdisk (see the module docstring).',
     formatter_class=argparse.ArgumentDefaultsHelpFormatter)
-ap.add_argument('--p', type=float, default=4125,
-                help='one copy of fsdisk, KBps (measured on a 96-core Kunpeng 920)')
+ap.add_argument('--p-index', type=float, default=4125,
+                help='one copy of fsdisk, UnixBench index (measured on a 96-core Kunpeng 920)')
 ap.add_argument('--u', type=float, default=0.43,
-                help="one copy's hold ratio of the inode rwsem (measured there)")
-ap.add_argument('--unplaced', type=float, default=3000,
-                help='96 copies without the series, KBps (measured there)')
-ap.add_argument('--cpus', type=int, default=96, help='CPUs (and copies)')
-ap.add_argument('--cluster', type=int, default=4, help='CPUs per cluster')
+                help="one copy's hold ratio of the inode rwsem, a fraction (measured there)")
+ap.add_argument('--unplaced-index', type=float, default=3000,
+                help='96 copies without the series, UnixBench index (measured there)')
+ap.add_argument('--baseline-kbps', type=float, default=5800,
+                help="fsdisk's UnixBench baseline, KBps for an index of 10 (UnixBench "
+                '5.1.3, pgms/index.base)')
+ap.add_argument('--block-kb', type=float, default=4,
+                help="fsdisk's block, KB (4096-byte buffer)")
+ap.add_argument('--cpus', type=int, default=96, help='CPUs (and copies), count')
+ap.add_argument('--cluster', type=int, default=4, help='CPUs per cluster, count')
 ap.add_argument('--line-local', type=float, default=0.1,
                 help='cache-line transfer inside a cluster, us (L2 shared by the cluster)')
 ap.add_argument('--line-remote', type=float, default=1.7,
                 help='cache-line read across sockets, us (measured with a pointer chase)')
 ap.add_argument('--handoff-lines', type=int, default=3,
-                help='lines a hand-off moves: the OSQ node, the lock word and owner, '
-                'the data the holder writes first')
+                help='cache lines a hand-off moves, count: the OSQ node, the lock word and '
+                'owner, the data the holder writes first')
 ap.add_argument('--wake', type=float, default=5.0,
                 help='waking a sleeping waiter on a busy CPU of the sub-domain, us '
                 '(a context switch; an idle exit and IPI would be 5-10 us)')
 ap.add_argument('--clock', type=float, default=0.025,
                 help='one local_clock() read, us (arm64 CNTVCT with an ISB)')
 ap.add_argument('--clock-reads', type=int, default=3,
-                help='clock reads of the tracking inside the critical section per '
+                help='clock reads, count, of the tracking inside the critical section per '
                 'contended acquisition (acquired: clock and CPU time; released: clock)')
 ap.add_argument('--clock-reads-all', type=float, default=4.25,
-                help='clock reads of the tracking per contended acquisition, in and out of '
+                help='clock reads, count, of the tracking per contended acquisition, in and out of '
                 'the critical section (4 + 2/hold_sample)')
 ap.add_argument('--hook-instr', type=float, default=540,
                 help='instructions the tracking hooks add per contended acquisition, in and '
@@ -69,13 +77,14 @@ ap.add_argument('--ghz', type=float, default=2.6, help='core clock, GHz (Kunpeng
 ap.add_argument('--ipc', type=float, default=1.0,
                 help="instructions per cycle of the hooks' branchy code (assumed)")
 ap.add_argument('--flush-atomics', type=int, default=4,
-                help="atomic adds to the group's line when a member flushes its sums")
+                help="atomic adds, count, to the group's line when a member flushes its sums")
 ap.add_argument('--numa-local', type=float, default=0.71,
-                help='share of OSQ hand-offs on the releaser node with the bounded NUMA '
+                help='share of OSQ hand-offs on the releaser node, a fraction, with the bounded NUMA '
                 'hand-off (0.71 measured in the 2-node guest with B = 4)')
-ap.add_argument('--nodes', type=int, default=4, help='NUMA nodes')
+ap.add_argument('--nodes', type=int, default=4, help='NUMA nodes, count')
+ap.add_argument('--json', action='store_true', help='print the inputs derived and the rows as JSON')
 args = ap.parse_args()
-for k in ('p', 'u', 'unplaced', 'line_local', 'line_remote', 'wake', 'clock', 'numa_local',
+for k in ('p_index', 'u', 'unplaced_index', 'baseline_kbps', 'block_kb', 'line_local', 'line_remote', 'wake', 'clock', 'numa_local',
           'ghz', 'ipc'):
     if getattr(args, k) <= 0:
         ap.error(f'--{k.replace("_", "-")} must be positive')
@@ -84,59 +93,90 @@ if not args.u < 1 or args.numa_local > 1 or args.cpus < 1 or args.cluster < 1 or
 if args.hook_instr < 0 or not 0 <= args.hook_cs_instr <= args.hook_instr or args.clock_reads_all < 0:
     ap.error('need 0 <= hook-cs-instr <= hook-instr and clock-reads-all >= 0')
 
-T = 4096 / 1024 / args.p * 1e6          # us per 4 KB block of one copy
-h = args.u * T                            # us under the lock
-P = args.p / args.u
+kbps_per_index = args.baseline_kbps / 10
+p = args.p_index * kbps_per_index          # KBps of one copy
+unplaced = args.unplaced_index * kbps_per_index
+T = args.block_kb / p * 1e6                # us per block of one copy
+h = args.u * T                             # us of it under the lock
+P = p / args.u                             # KBps at most (utilisation law)
 n = math.ceil(1 / args.u)
 sub = math.ceil(n / args.cluster) * args.cluster
 # Unplaced: the effective hand-off that the measured score implies.
-c0 = 4096 / 1024 / args.unplaced * 1e6 - h
+c0 = args.block_kb / unplaced * 1e6 - h
 remote_fifo = 1 - 1 / args.nodes         # FIFO hand-off off the releaser node
+c_local = args.handoff_lines * args.line_local
+# A remote line as the unplaced score sees it: c0 is a local hand-off plus,
+# for the share remote_fifo of them, handoff_lines remote lines.  The
+# pointer chase's line_remote is an upper bound (hand-offs overlap with the
+# spinners' own traffic); the model takes the smaller of the two.
+line_eff = min(args.line_remote,
+               max(0.0, c0 - c_local) / (remote_fifo * args.handoff_lines)) \
+    if remote_fifo > 0 else args.line_remote
 # The tracking inside the critical section: clock reads, the hooks' other
 # instructions there, and the flush's atomics on the group's line, remote
 # when the group is spread.
 instr_us = 1 / (args.ghz * args.ipc * 1000)
 t_cs = args.clock_reads * args.clock + args.hook_cs_instr * instr_us
-t_spread = t_cs + args.flush_atomics * args.line_remote * remote_fifo
+t_spread = t_cs + args.flush_atomics * line_eff * remote_fifo
 t_placed = t_cs + args.flush_atomics * args.line_local
 # Tracking alone costs CPU time per contended acquisition, in and out of
 # the critical section; with every copy on one CPU that is all it changes.
 t_cpu = args.hook_instr * instr_us + args.clock_reads_all * args.clock
-c_local = args.handoff_lines * args.line_local
-# The bounded NUMA hand-off keeps numa_local of the hand-offs on the node:
-# a remote hand-off moves handoff_lines lines across the interconnect.
-c_numa_saving = (remote_fifo - (1 - args.numa_local)) * args.handoff_lines * args.line_remote
+# The bounded NUMA hand-off keeps numa_local of the hand-offs on the node
+# instead of 1 - remote_fifo: fewer hand-offs move their lines remotely.
+c_numa_saving = max(0.0, remote_fifo - (1 - args.numa_local)) * args.handoff_lines * line_eff
 
 
 def x(c, t):
-    return 4096 / 1024 / (h + c + t) * 1e6
+    """KBps of the group for hand-off c and added critical section t, us."""
+    return args.block_kb / (h + c + t) * 1e6
 
 
 rows = [
     ('base 5.10 (measured)', c0, 0.0),
-    ('+ tracking (patches 1-7)', c0, t_spread),
-    ('+ OSQ hand-off, node-local (12-14), unplaced', c0 - c_numa_saving, t_spread),
-    ('+ placement, spinners in one cluster (8-11)', c_local, t_placed),
+    ('+ tracking (sched-affsched 5-7), unplaced', c0, t_spread),
+    ('+ OSQ hand-off, node-local (locking-osq 2), unplaced', c0 - c_numa_saving, t_spread),
+    ('+ placement, spinners in one cluster (9-13)', c_local, t_placed),
     ('  placement, every hand-off wakes a sleeper', args.wake, t_placed),
+    ('  placement, nothing added inside the section', c_local, 0.0),
+    ('  ... and every hand-off wakes a sleeper', args.wake, 0.0),
 ]
-print(f'Kunpeng 920, {args.cpus} copies of fsdisk: p = {args.p:,.0f} KBps, u = {args.u}, '
-      f'T = {T:.0f} us, h = {h:.0f} us, P = p/u = {P:,.0f} KBps')
+base = x(c0, 0.0)
+if args.json:
+    import json
+    print(json.dumps({
+        'p_kbps': p, 'T_us': T, 'h_us': h, 'P_kbps': P, 'n': n, 'subdomain_cpus': sub,
+        'c0_us': c0, 'line_eff_us': line_eff, 't_spread_us': t_spread, 't_placed_us': t_placed, 't_cpu_us': t_cpu,
+        'rows': [{'configuration': name.strip(' .'), 'c_us': c, 't_us': t, 'x_kbps': x(c, t),
+                  'x_over_p': x(c, t) / p} for name, c, t in rows],
+    }, indent=1))
+    raise SystemExit(0)
+print(f'Kunpeng 920, {args.cpus} copies of fsdisk: one copy index {args.p_index:,.0f} = '
+      f'p = {p:,.0f} KBps, u = {args.u}')
+print(f'T = {T:.2f} us per {args.block_kb:g} KB block, h = u T = {h:.2f} us under the lock, '
+      f'P = p/u = {P:,.0f} KBps (index {P / kbps_per_index:,.0f})')
 print(f'n = ceil(1/u) = {n}, sub-domain {sub} CPUs (whole clusters of {args.cluster}); '
       f'CPUs needed at X = P: T/h = {T / h:.1f}')
-print(f'unplaced effective hand-off c0 = {c0:.0f} us per block; tracking in the critical '
-      f'section {t_spread:.2f} us spread, {t_placed:.2f} us placed')
+print(f'unplaced ({args.unplaced_index:,.0f} index = {unplaced:,.0f} KBps): effective '
+      f'hand-off c0 = {c0:.2f} us per block, a remote line {line_eff:.2f} us as it sees it '
+      f'(pointer chase {args.line_remote:g} us)')
+print(f'tracking inside the critical section: {t_spread:.2f} us spread, {t_placed:.2f} us '
+      f'placed, {100 * t_placed / h:.0f} % of the hold h when placed')
 print(f'tracking alone: {t_cpu:.2f} us of CPU per contended acquisition, '
-      f'{100 * t_cpu / T:.3f} % of one copy\'s block (T = {T:.0f} us)')
+      f'{100 * t_cpu / T:.1f} % of one copy\'s block (T = {T:.2f} us)')
 print()
-hdr = f"{'configuration':<48} {'c (us)':>8} {'t (us)':>7} {'X (KBps)':>9} {'X/P':>5} {'X/p':>5}"
+hdr = (f"{'configuration':<52} {'c (us)':>7} {'t (us)':>7} {'X (KBps)':>10} {'index':>6} "
+       f"{'X/P':>5} {'X/p':>5}")
 print(hdr)
 print('-' * len(hdr))
 for name, c, t in rows:
     v = x(c, t)
-    print(f'{name:<48} {c:>8.2f} {t:>7.2f} {v:>9,.0f} {v / P:>5.2f} {v / args.p:>5.2f}')
+    print(f'{name:<52} {c:>7.2f} {t:>7.2f} {v:>10,.0f} {v / kbps_per_index:>6,.0f} '
+          f'{v / P:>5.2f} {v / p:>5.2f}')
 print()
-print('The spread rows keep the measured collapse c0: the model cannot say how much of it '
-      'the spin cap (sched-affsched patch 13) removes without placement, where it leaves '
-      '2 of about 88 spinners; placed, the sub-domain already has n CPUs and the cap changes nothing.')
-print(f'Target (96 copies >= one copy): {"met" if x(c_local, t_placed) >= args.p else "missed"} '
-      f'by the placed rows; the wake-up row is the pessimistic bound.')
+print('The unplaced rows keep the measured collapse c0: the model cannot say how much of it '
+      'the spin cap removes without placement.')
+for name, c, t in rows[3:]:
+    v = x(c, t)
+    print(f'{name.strip(" ."):<52} {"above" if v >= p else "below"} one copy '
+          f'({v / p:.2f} p), {"above" if v >= base else "below"} unplaced 5.10 ({base / p:.2f} p)')
