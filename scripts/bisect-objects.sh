@@ -5,8 +5,7 @@
 # object by object (ARCH arm64 by default, the series' target, whose build
 # also takes arch/arm64/; x86_64 takes only the generic directories).
 # With --link every prefix builds and links the whole kernel instead
-# (make bisect-link; not in make check: 22 kernels, about 18 minutes for
-# x86_64 on a slow 2-core machine).
+# (make bisect-link; not in make check, whose time it used to dominate).
 #
 # For each prefix, in a worktree of $KSRC (build/linux-prefix, so that the
 # main tree and its object directories are left alone and the job can run
@@ -18,8 +17,7 @@
 #
 # What this does not see is the link: a prefix that calls a function only
 # a later patch defines compiles and fails only when linked.  check.sh
-# links whole kernels at each series' end (and both arches at the tip);
-# linking every prefix (--link) was 1,081 s of an 88-minute make check.
+# links whole kernels at each series' end (and both arches at the tip).
 #
 # Exit status: 0 if every prefix compiled, 1 at the first that did not
 # (its subject and the compiler's errors are printed).

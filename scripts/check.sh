@@ -94,10 +94,10 @@ stage() {
 # guest run their vCPUs on one host thread and leave the other core idle;
 # so do checkpatch, the links and the scripts.  Work that needs no guest
 # (the model searches, the prefix builds, later kernels) runs beside the
-# foreground at nice 19: it takes the idle core and, with a weight of 15
-# against 1024, almost nothing from the foreground when both cores are busy.
-# A job whose result the foreground needs next (a guest's kernel) runs at
-# nice 10 instead, ahead of the others (weight 110 against 15).
+# foreground at nice 19, in what the foreground leaves idle: a
+# single-threaded guest's other core, and the gaps of builds and of guests
+# whose vCPUs halt.  A job whose result the foreground needs next (a
+# guest's kernel) runs at nice 10 instead, ahead of the others.
 # bg [-n NICE] NAME COMMAND...: start COMMAND so; bg_join NAME counts its
 # result.
 declare -A bg_pid bg_log
@@ -125,13 +125,11 @@ bg() {
 	echo "# started in the background: $name"
 }
 
-# bg_signal STOP|CONT: stop or continue every background job.  Niced jobs
-# still took 39 % of the CPU beside the multi-threaded arm64 guest
-# (whose vCPUs leave gaps when they halt), whose timed tests were tuned
-# with both cores, and the plain x86_64 guest's osq_test saw no passed
-# turn in 4 runs beside them: the plain and arm64 guests run with the
-# background stopped, the debug, KCSAN and instruction-counted ones beside
-# it.
+# bg_signal STOP|CONT: stop or continue every background job.  Nice
+# does not keep the jobs out of a guest's gaps, and the plain and arm64
+# guests' timed tests were tuned without a neighbour: those guests run
+# with the background stopped (Documentation/results.rst, "make check's
+# time"); the debug, KCSAN and instruction-counted ones run beside it.
 bg_signal() {
 	local name
 	for name in "${!bg_pid[@]}"; do
