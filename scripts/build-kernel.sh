@@ -50,7 +50,9 @@ cat "${frags[@]}" >"$obj/fragment.config"
 log "configuring $arch${variant:+ ($variant)} kernel in $obj"
 mk -s KCONFIG_ALLCONFIG="$obj/fragment.config" allnoconfig
 
-# Every option the fragments ask for must have made it into .config.
+# Every option the fragments ask for must have made it into .config: the
+# last fragment's word on each (a variant's fragment may override a common
+# one, as configs/debug-arm64.config does with the preemption model).
 missing=0
 while IFS= read -r line; do
 	case "$line" in
@@ -58,7 +60,7 @@ while IFS= read -r line; do
 		grep -q "^$opt=" "$obj/.config" && { echo "  $opt: wanted n" >&2; missing=1; } ;;
 	CONFIG_*=*) grep -qxF "$line" "$obj/.config" || { echo "  $line: not set" >&2; missing=1; } ;;
 	esac
-done < <(grep -h '^CONFIG_' "${frags[@]}")
+done < <(grep -h '^CONFIG_' "${frags[@]}" | tac | awk -F= '!seen[$1]++')
 if [ $missing -ne 0 ] && [ "${AFFSCHED_ALLOW_MISSING:-0}" != 1 ]; then
 	die "$arch config lacks options above (is the series applied to $KSRC?)"
 fi

@@ -15,7 +15,16 @@
 #   3. with the scope set to a cgroup, 8 fstime -s copies outside it form
 #      no group (group_create does not move), and the same copies inside
 #      it form one
-#   4. only with MIN_RATIO (percent) set: B's median ctx score with enable 1
+#   4. root starts COPIES/2 fstime -u copies (UnixBench's: each creat()s
+#      the shared files and rewinds at a short read) on files anyone may
+#      write, then user A runs COPIES copies on the same files (both
+#      instances, parents
+#      included, must run together at some sample): a group takes only its
+#      creator's tasks, so root's groups never have more members than
+#      root's copies, A's no more than A's, and A's sub-domains stay within
+#      max_reserved_user (before, A's tasks joined root's group and were
+#      placed on CPUs charged to root)
+#   5. only with MIN_RATIO (percent) set: B's median ctx score with enable 1
 #      is at least MIN_RATIO % of its median with enable 0.  A performance
 #      claim, so make bench sets it (ROUNDS 7); make check runs without it
 #      and prints the medians, since under TCG one round's score swings by
@@ -73,12 +82,12 @@ if [ ! -x "$BIN/fstime" ] || [ ! -x "$BIN/ctx" ] || [ ! -x "$BIN/as_user" ] ||
 	exit 4
 fi
 case $MIN_RATIO in
-"") echo "1..3" ;;
+"") echo "1..4" ;;
 *[!0-9]*)
 	echo "1..0 # SKIP MIN_RATIO must be a percentage, not '$MIN_RATIO'"
 	exit 4
 	;;
-*) echo "1..4" ;;
+*) echo "1..5" ;;
 esac
 ncpu=$(nproc)
 mkdir -p "$WORK"
@@ -203,7 +212,53 @@ fi
 echo / >"$DIR/scope"
 result "$errs" "outside the scope no group forms, inside one does"
 
-# --- 4. B's score, measured in 2 -------------------------------------------
+# --- 4. another user's tasks on root's lock -------------------------------
+# most_members UID: the most members of any group of uid UID now
+most_members()
+{
+	awk -v uid="$1" 'NR > 1 && $9 == uid && $3 > m { m = $3 } END { print m + 0 }' "$DIR/groups"
+}
+errs=
+rcopies=$((COPIES / 2))
+mkdir -p "$WORK/shared"
+chmod 777 "$WORK/shared"
+echo 1 >"$DIR/enable"
+at_nice0 "$BIN/fstime" -u -q -c "$rcopies" -w 1 -t 600 -d "$WORK/shared" >"$WORK/root.log" 2>&1 &
+pids="$pids $!"
+i=0
+while [ ! -e "$WORK/shared/dummy1" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+chmod 666 "$WORK/shared/dummy0" "$WORK/shared/dummy1" 2>/dev/null ||
+	errs="root's fstime made no files: $(tail -n 2 "$WORK/root.log" | tr '\n' ' ');"
+# Root's group first.
+sleep 1
+at_nice0 "$BIN/as_user" "$USER_A" "$BIN/fstime" -u -q -c "$COPIES" -w 1 -t 600 \
+	-d "$WORK/shared" >"$WORK/user.log" 2>&1 &
+pids="$pids $!"
+max_root=0 max_user=0 max_held=0 max_n=0
+i=0
+while [ $i -lt $((SECS * 5 + 10)) ]; do
+	m=$(named fstime | wc -l)
+	[ "$m" -gt "$max_n" ] && max_n=$m
+	m=$(most_members 0)
+	[ "$m" -gt "$max_root" ] && max_root=$m
+	m=$(most_members "$USER_A")
+	[ "$m" -gt "$max_user" ] && max_user=$m
+	h=$(held "$USER_A")
+	[ "$h" -gt "$max_held" ] && max_held=$h
+	sleep 0.2
+	i=$((i + 1))
+done
+echo 0 >"$DIR/enable"
+stop_loads
+diag "root's $rcopies copies and A's $COPIES on the same files (up to $max_n fstime processes): most members of a root group $max_root, of an A group $max_user; A held up to $max_held CPUs (cap $cap)"
+[ "$max_n" -ge $((rcopies + COPIES + 2)) ] ||
+	errs="$errs at most $max_n fstime processes ran together; root: $(grep -v '^[A-Z]' "$WORK/root.log" | tail -n 3 | tr '\n' ' ') A: $(grep -v '^[A-Z]' "$WORK/user.log" | tail -n 3 | tr '\n' ' ');"
+[ "$max_root" -le "$rcopies" ] || errs="$errs a root group had $max_root members, root ran $rcopies copies;"
+[ "$max_user" -le "$COPIES" ] || errs="$errs an A group had $max_user members, A ran $COPIES copies;"
+[ "$max_held" -le "$cap" ] || errs="$errs A held $max_held CPUs, cap $cap;"
+result "$errs" "another user's tasks on root's lock join none of root's groups"
+
+# --- 5. B's score, measured in 2 -------------------------------------------
 [ -n "$MIN_RATIO" ] &&
 	result "$ratio_errs" "B's median ctx score with enable 1 is at least $MIN_RATIO % of enable 0's"
 
