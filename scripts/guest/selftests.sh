@@ -104,9 +104,9 @@ if [ "$variant" != debug ] || [ "$(uname -m)" != aarch64 ]; then
 	run balance "$bin/balance_test.sh"
 	run scope "$bin/scope_test.sh"
 fi
-# NUMA balancing beside placed groups; it skips on kernels without it
-# (only the arm64 debug kernel, with CONFIG_PREEMPT, has it).
-run numa "$bin/numa_test.sh"
+# NUMA balancing beside placed groups, where the kernel has it: only the
+# arm64 debug kernel does (with CONFIG_PREEMPT), configs/debug-arm64.config.
+[ -e /proc/sys/kernel/numa_balancing ] && run numa "$bin/numa_test.sh"
 run osq "$bin/osq_test.sh"
 run asid "$bin/asid_test.sh"
 # locktorture where the console is checked for lockdep reports: the debug
