@@ -22,8 +22,10 @@
 #      at once, and counts a release
 #   7. membership ages out: a task (member_age) that writes the load's
 #      file for 2.5 s runs in the sub-domain (half of its samples after
-#      the first 1 s at least: joining waits for its first contended
-#      acquisition, which a loaded guest can delay by hundreds of ms), and
+#      the first 1 s at least, on CPUs of any sub-domain the group had
+#      meanwhile, as the sizing may re-carve it: joining waits for its
+#      first contended acquisition, which a loaded guest can delay by
+#      hundreds of ms), and
 #      once it stops contending and only sleeps and runs, its wake-ups
 #      leave the sub-domain (a quarter of the samples at most, from 2 s
 #      after it stopped, on CPUs reserved throughout).  Ageing counts the
@@ -345,7 +347,13 @@ else
 	# of its samples inside, of 31 and 17, in the x86_64 guest).  The
 	# horizon drops to 10 windows as it stops, so that it ages out
 	# within the 2 s the check allows.
+	# The sizing may re-carve the sub-domain meanwhile (a trial every
+	# idle_windows): a contending sample counts as inside if its CPU was
+	# in any sub-domain the group had while member_age contended.
+	seen=$sub0
 	while kill -0 "$age" 2>/dev/null && [ ! -e "$WORK/age.stopped" ]; do
+		s=$(placed_group | awk '{ print $4 }')
+		case ",$seen," in *",$s,"*) ;; *) seen="$seen,$s" ;; esac
 		sleep 0.05
 	done
 	echo 10 >"$DIR/member_windows"
@@ -353,18 +361,20 @@ else
 	wait "$age" || errs7="member_age failed: $(tr '\n' ' ' <"$WORK/age.out");"
 	echo "$member_windows" >"$DIR/member_windows"
 	sub1=$(placed_group | awk '{ print $4 }')
-	# Samples of phase $1 from $2 ms on: inside if in the sub-domain as
-	# read before or ($3 = and) after it.  One awk for all samples: a
+	# Samples of phase $1 from $2 ms on: inside if in a sub-domain seen
+	# while it contended ($3 = or) or in the sub-domain both as read
+	# before and after it ($3 = and).  One awk for all samples: a
 	# shell loop forking per sample took 100 s in the KASAN guest.
 	age_count()
 	{
 		sed -n "s/^$1 //p" "$WORK/age.out" | tr ' ' '\n' |
-			awk -F: -v from="$2" -v both="$3" -v s0="$sub0" -v s1="$sub1" "$AWK_CPUS"'
-			BEGIN { cpus_add(s0, in0); cpus_add(s1, in1) }
+			awk -F: -v from="$2" -v both="$3" -v s0="$sub0" -v s1="$sub1" \
+				-v seen="$seen" "$AWK_CPUS"'
+			BEGIN { cpus_add(s0, in0); cpus_add(s1, in1); cpus_add(seen, inseen) }
 			NF == 2 && $1 >= from {
 				n++
 				a = ($2 in in0); b = ($2 in in1)
-				if (both == "and" ? a && b : a || b)
+				if (both == "and" ? a && b : ($2 in inseen))
 					ins++
 			}
 			END { print ins + 0, n + 0 }'
@@ -372,7 +382,7 @@ else
 	# After it stopped, only the CPUs reserved throughout count: a CPU
 	# the sub-domain took on meanwhile was free when the task ran there.
 	set -- $(age_count contend 1000 or) $(age_count after 2000 and)
-	diag "member_age in the sub-domain ($sub0, then $sub1): contending $1 of $2 samples, after $3 of $4"
+	diag "member_age in the sub-domain ($sub0, then $sub1; $seen while it contended): contending $1 of $2 samples, after $3 of $4"
 	[ -n "$sub0" ] || errs7="$errs7 no sub-domain when it started;"
 	{ [ "$2" -gt 0 ] && [ $(($1 * 100)) -ge $(($2 * 50)) ]; } ||
 		errs7="$errs7 not placed while contending;"
