@@ -11,7 +11,7 @@
 #   numa      osq_numa_bound 4 only (the default)
 #   cap       spin_cap 1024 only (the hold-ratio estimate's n - 1)
 #   all       the three together (spin_cap is off by default)
-#   numa:B    osq_numa_bound B only (B 0..1024), for a sweep of the bound
+#   numa:B    osq_numa_bound B only (B 0..8), for a sweep of the bound
 # Loads: fstime on one shared file (COPIES copies) and shell8.  One line
 # per run: "OSQ load=L config=C round=R score=S unit=U" and the changes of
 # the OSQ counters over the run, for bench-table.py.

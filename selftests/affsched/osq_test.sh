@@ -141,7 +141,7 @@ result "$errs" "spin_cap 1024: spinners beyond n - 1 go to sleep"
 
 # 5
 errs=
-for kv in spin_cap=1025 spin_cap=-1 osq_numa_bound=1025 osq_prev_cpu=2 osq_prev_cpu=x; do
+for kv in spin_cap=1025 spin_cap=-1 osq_numa_bound=9 osq_prev_cpu=2 osq_prev_cpu=x; do
 	f=${kv%%=*}
 	before=$(cat "$DIR/$f")
 	if echo "${kv#*=}" 2>/dev/null >"$DIR/$f"; then

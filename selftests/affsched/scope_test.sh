@@ -24,7 +24,15 @@
 #      root's copies, A's no more than A's, and A's sub-domains stay within
 #      max_reserved_user (before, A's tasks joined root's group and were
 #      placed on CPUs charged to root)
-#   5. only with MIN_RATIO (percent) set: B's median ctx score with enable 1
+#   5. a cpuset change while a group is placed: 16 fstime -s copies in a
+#      cgroup whose cpuset.cpus is the even CPUs (one of each cluster or
+#      SMT pair) get sub-domains of even CPUs only (sampled for 3 s); once
+#      cpuset.cpus is the odd CPUs, the sub-domain is carved again within
+#      them (within CS_WAIT s) and stays there (2 s).  Before, the carve
+#      ignored the members' allowed CPUs: it took whole clusters, half of
+#      them CPUs no member could use.  Skipped without the cpuset
+#      controller.
+#   6. only with MIN_RATIO (percent) set: B's median ctx score with enable 1
 #      is at least MIN_RATIO % of its median with enable 0.  A performance
 #      claim, so make bench sets it (ROUNDS 7); make check runs without it
 #      and prints the medians, since under TCG one round's score swings by
@@ -70,6 +78,7 @@ cleanup()
 	echo / >"$DIR/scope" 2>/dev/null
 	echo 0 >"$DIR/enable"
 	[ -d "$CG/$CGNAME" ] && rmdir "$CG/$CGNAME" 2>/dev/null
+	[ -d "$CG/$CGNAME.cs" ] && rmdir "$CG/$CGNAME.cs" 2>/dev/null
 	[ -n "$mounted" ] && umount "$CG" 2>/dev/null
 	rm -rf "$WORK"
 }
@@ -82,12 +91,12 @@ if [ ! -x "$BIN/fstime" ] || [ ! -x "$BIN/ctx" ] || [ ! -x "$BIN/as_user" ] ||
 	exit 4
 fi
 case $MIN_RATIO in
-"") echo "1..4" ;;
+"") echo "1..5" ;;
 *[!0-9]*)
 	echo "1..0 # SKIP MIN_RATIO must be a percentage, not '$MIN_RATIO'"
 	exit 4
 	;;
-*) echo "1..5" ;;
+*) echo "1..6" ;;
 esac
 ncpu=$(nproc)
 mkdir -p "$WORK"
@@ -258,7 +267,91 @@ diag "root's $rcopies copies and A's $COPIES on the same files (up to $max_n fst
 [ "$max_held" -le "$cap" ] || errs="$errs A held $max_held CPUs, cap $cap;"
 result "$errs" "another user's tasks on root's lock join none of root's groups"
 
-# --- 5. B's score, measured in 2 -------------------------------------------
+# --- 5. a cpuset change while a group is placed ---------------------------
+# placed_cpus: the CPUs of the placed group with the most members, or ""
+placed_cpus()
+{
+	awk 'NR > 1 && $8 != "-" && $3 > m { m = $3; c = $8 } END { print c }' "$DIR/groups"
+}
+# within LIST ALLOWED: LIST ("0-1,4") names CPUs, all of them in ALLOWED
+within()
+{
+	awk -v l="$1" -v a="$2" "$AWK_CPUS"'
+		BEGIN { if (!cpus_add(l, in_l)) exit 1
+			cpus_add(a, in_a)
+			for (c in in_l) if (!(c in in_a)) exit 1 }'
+}
+# cpuset_samples ALLOWED SECS: sample the placed group for SECS s; print
+# the sub-domains seen outside ALLOWED
+cpuset_samples()
+{
+	_i=0
+	while [ $_i -lt $(($2 * 5)) ]; do
+		_s=$(placed_cpus)
+		[ -n "$_s" ] && echo "$_s" >>"$WORK/cs.seen"
+		[ -n "$_s" ] && ! within "$_s" "$1" && printf ' %s' "$_s"
+		sleep 0.2
+		_i=$((_i + 1))
+	done
+}
+CS=$CG/$CGNAME.cs
+# One CPU of each pair, then the other: a cluster or SMT core taken whole
+# by a carve that ignores the cpuset holds a CPU outside it.
+evens= odds=
+c=0
+while [ $c -lt "$ncpu" ]; do
+	evens="$evens${evens:+,}$c"
+	odds="$odds${odds:+,}$((c + 1))"
+	c=$((c + 2))
+done
+if [ -n "${AFFSCHED_DEBUG_KERNEL:-}" ]; then CS_WAIT=30; else CS_WAIT=10; fi
+CS_COPIES=${CS_COPIES:-16}
+errs=
+if ! grep -qw cpuset "$CG/cgroup.controllers" 2>/dev/null ||
+	! { echo +cpuset >"$CG/cgroup.subtree_control"; } 2>/dev/null ||
+	! mkdir "$CS" 2>/dev/null; then
+	skip "a placed group's sub-domain follows its cpuset" "no cpuset controller at $CG"
+else
+	echo "$evens" >"$CS/cpuset.cpus" || errs="cpuset.cpus $evens refused;"
+	echo 1 >"$DIR/enable"
+	mkdir -p "$WORK/cs"
+	sh -c 'echo $$ >"$1/cgroup.procs" && exec "$2/fstime" -s -c "$4" -w 1 -t 600 -d "$3"' \
+		sh "$CS" "$BIN" "$WORK/cs" "$CS_COPIES" >"$WORK/cs.log" 2>&1 &
+	pids="$pids $!"
+	i=0
+	while [ $i -lt $((CS_WAIT * 5 + 50)) ] && [ -z "$(placed_cpus)" ]; do
+		sleep 0.2
+		i=$((i + 1))
+	done
+	if [ -z "$(placed_cpus)" ]; then
+		errs="$errs no group placed in the cpuset: $(tail -n 2 "$WORK/cs.log" | tr '\n' ' ');"
+	else
+		out=$(cpuset_samples "$evens" 3)
+		[ -z "$out" ] || errs="$errs sub-domains outside cpuset.cpus $evens:$out;"
+		r0=$(counter group_release) z0=$(counter group_resize)
+		echo "$odds" >"$CS/cpuset.cpus" || errs="$errs cpuset.cpus $odds refused;"
+		t0=$(now_ms)
+		while [ $(( $(now_ms) - t0 )) -lt $((CS_WAIT * 1000)) ]; do
+			sub=$(placed_cpus)
+			[ -n "$sub" ] && within "$sub" "$odds" && break
+			sleep 0.2
+		done
+		t=$(( $(now_ms) - t0 ))
+		diag "cpuset $evens: sub-domains $(sort -u "$WORK/cs.seen" | tr '\n' ' ')(outside it:${out:- none}); cpuset $odds: ${sub:-none} after $t ms ($(( $(counter group_release) - r0 )) releases, $(( $(counter group_resize) - z0 )) re-carves)"
+		if [ -n "$sub" ] && within "$sub" "$odds"; then
+			out=$(cpuset_samples "$odds" 2)
+			[ -z "$out" ] || errs="$errs sub-domains outside cpuset.cpus $odds after the change:$out;"
+		else
+			errs="$errs sub-domain ${sub:-none} not within cpuset.cpus $odds after $CS_WAIT s;"
+		fi
+	fi
+	echo 0 >"$DIR/enable"
+	stop_loads
+	rmdir "$CS" 2>/dev/null
+	result "$errs" "a placed group's sub-domain follows its cpuset"
+fi
+
+# --- 6. B's score, measured in 2 -------------------------------------------
 [ -n "$MIN_RATIO" ] &&
 	result "$ratio_errs" "B's median ctx score with enable 1 is at least $MIN_RATIO % of enable 0's"
 

@@ -95,3 +95,20 @@ above_loads()
 	renice -n -10 -p $$ >/dev/null 2>&1 || diag "renice failed: the sampling may lag"
 }
 at_nice0() { exec sh -c 'renice -n 10 -p $$ >/dev/null 2>&1; exec "$@"' sh "$@"; }
+
+# awk functions for CPU lists ("0-1,4"): cpus_add(list, set) adds each
+# CPU of the list to the array set and returns how many the list names.
+AWK_CPUS='
+function cpus_add(list, set,    n, i, r, b, c, w) {
+	n = split(list, r, ",")
+	for (i = 1; i <= n; i++) {
+		if (r[i] == "" || r[i] == "-")
+			continue
+		if (split(r[i], b, "-") < 2)
+			b[2] = b[1]
+		for (c = b[1] + 0; c <= b[2] + 0; c++)
+			set[c] = 1
+		w += b[2] - b[1] + 1
+	}
+	return w + 0
+}'
