@@ -12,7 +12,7 @@
 #   2. other tasks: one CPU hog per CPU stays off the reserved CPUs (90% of
 #      samples) and every hog keeps running (its utime grows); a hog
 #      pinned to a reserved CPU and then allowed every CPU again leaves
-#      the reserved CPUs within HOG_WAIT s (3, 10 on the debug kernels;
+#      the reserved CPUs within HOG_WAIT s (5, 15 on the debug kernels;
 #      the worker sweeps each sub-domain every idle_windows, 100 ms)
 #   3. release: once the load has exited, "reserved" is empty within 1 s
 #      (documented: idle_windows x window_ns after the last contention, or
@@ -50,11 +50,11 @@ WORK=${TMPDIR:-/tmp}/affsched-place.$$
 if [ -n "${AFFSCHED_DEBUG_KERNEL:-}" ]; then
 	COPIES=${COPIES:-8}
 	PLACE_WAIT=150
-	HOG_WAIT=10
+	HOG_WAIT=15
 else
 	COPIES=${COPIES:-16}
 	PLACE_WAIT=50
-	HOG_WAIT=3
+	HOG_WAIT=5
 fi
 pids=
 
