@@ -26,8 +26,11 @@
  * hold ratio must be within 100 permille of [u1_lock, u1], and the n of
  * the sample with that median within one of [ceil(1000 / u1),
  * ceil(1000 / u1_lock)] and of ceil(1000 / median ratio), all clamped to
- * [1, members] as the kernel does.  Medians, because a 10 ms window in a
- * TCG guest, whose vCPUs share two host cores, is noisy.
+ * [1, members] as the kernel does (it clamps to the members that contended
+ * in the last one or two epochs of member_windows windows, which for
+ * copies that all write without pause are all of them).  Medians, because
+ * a 10 ms window in a TCG guest, whose vCPUs share two host cores, is
+ * noisy.
  *
  * TAP: six tests, the five checks above and one that the copies ran until
  * they were stopped and enable was restored.  Skipped (exit 4) when the
@@ -562,7 +565,7 @@ static int sleep_until(int64_t t)
 	return interrupted ? -1 : 0;
 }
 
-/* ceil(1000 / u) clamped to [1, members], as the kernel computes n. */
+/* ceil(1000 / u) clamped to [1, members], as the kernel computes n here. */
 static unsigned int expected_n(unsigned int u, unsigned int members)
 {
 	unsigned int n;
