@@ -139,7 +139,7 @@ stop_load
 # fresh load: copies asleep in the rwsem slow path since before the
 # unload report nothing until they enter it again, which a convoy of
 # writers can put off for tens of seconds.  The new load would run about
-# 18 s; its group is polled for up to 10 s, then it is stopped.
+# 18 s; its group is polled for up to 16 s, then it is stopped.
 echo 1 >"$DIR/enable"
 start_load 6
 sleep 2
@@ -153,7 +153,7 @@ else
 	end_load fstime
 	start_load 6 "$WORK/again"
 	g=
-	for i in 1 2 3 4 5 6 7 8 9 10; do
+	for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16; do
 		sleep 1
 		g=$(biggest_group)
 		[ -n "$g" ] && break
@@ -163,6 +163,7 @@ else
 	if [ -z "$g" ]; then
 		if kill -0 "$load_pid" 2>/dev/null; then
 			errs="no group after the reload;"
+			diag "enable $(cat "$DIR/enable"); $(grep -E '^(contended|group_create|group_join|group_full) ' "$DIR/stats" | tr '\n' ' '); fstime processes $(named fstime | wc -l); load: $(tail -n 2 "$WORK/fstime.log" | tr '\n' ' ')"
 		else
 			errs="the load ended before a group formed after the reload;"
 		fi
