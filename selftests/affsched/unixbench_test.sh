@@ -131,13 +131,20 @@ full_run() {
 }
 
 # A quick run (-q) in the background whose copy 1 is stopped for 7 s
-# during its 2 s passes: that copy must count a stall, copy 0 none.
+# during its 2 s passes: that copy must count a stall, copy 0 none.  It
+# is stopped only once it has the shared files open: stopped before its
+# creat(), it would resume after copy 0 has finished and removed them.
 stall_run() {
 	"$bin/fstime" -u -q -c 2 -b 256 -m 16 -w 2 -t 2 -d "$tmp/stall" \
 		>"$tmp/stall.out" 2>&1 &
 	p=$!
 	wait_for "$tmp/stall.out" '^# copy 1 pid '
 	cpid=$(sed -n 's/^# copy 1 pid \([0-9]*\)$/\1/p' "$tmp/stall.out")
+	n=0
+	while ! ls -l "/proc/$cpid/fd" 2>/dev/null | grep -q dummy0 && [ $n -lt 100 ]; do
+		sleep 0.05
+		n=$((n + 1))
+	done
 	kill -STOP "$cpid"
 	sleep 7
 	kill -CONT "$cpid"
