@@ -6,10 +6,11 @@
 # runs; the load is measured with enable 0 and then, started afresh with
 # enable 1, once its group has a sub-domain:
 #   1. the copies contend with a sub-domain held, settled for 2 s, for at
-#      least 2 of at most 20 s, and in that time the hogs get at least 0.9
-#      of the CPU time that the CPUs outside it offer (utime + stime of
-#      /proc/PID/stat against the unreserved CPUs times the time, less the
-#      test's own sampling, every 0.5 s)
+#      least 2 of at most 20 s, their contended acquisitions are counted
+#      as hand-offs (handoff_spun, handoff_woken), and in that time the
+#      hogs get at least 0.9 of the CPU time that the CPUs outside it
+#      offer (utime + stime of /proc/PID/stat against the unreserved CPUs
+#      times the time, less the test's own sampling, every 0.5 s)
 #   2. periodic load balancing goes on at its pace on the unreserved CPUs,
 #      busy with the hogs: their busy load_balance() calls (schedstat
 #      lb_count for CPU_NOT_IDLE) are at least a quarter of what the
@@ -20,6 +21,21 @@
 #      quarter leaves room for ticks that TCG delivers late.
 #   3. the balancer's refusals (lb_refused) stay below 25 per CPU and
 #      second: the balancer does not pick the sub-domain as busiest
+#   4. a node whose first CPU is reserved still balances busy at the top
+#      sched domain: the copies, started afresh under taskset -c 0-1,4-5,
+#      get a sub-domain within those CPUs (a carve of all 4 confines
+#      nothing and is not made); while it holds a node's first CPU (of 2
+#      or 3 CPUs it holds 0 or 4, whatever CPU it is carved around), that
+#      node's other CPUs, busy with the hogs, must pass
+#      should_we_balance() at the top domain (whose groups are the nodes)
+#      at least a quarter as often as one CPU at the longest normal
+#      interval.  A pass is a busy call that
+#      went on to look for a busiest group (schedstat, CPU_NOT_IDLE:
+#      lb_count - lb_balanced + lb_nobusyq + lb_nobusyg, which leaves out
+#      the passes that found every task pinned).  Were the first CPU of
+#      the node's group taken from the whole group, it would be reserved
+#      CPU 0, which leaves the unreserved ones out of the pull, and no
+#      other busy CPU of the node would ever pass.
 #
 # Each phase starts its own copies.  The enable 0 phase's copies can sit
 # in one rwsem slow path each for tens of seconds (a convoy of writers on
@@ -27,7 +43,7 @@
 # path, so had they been kept, enable 1 would find no group to place
 # until the convoy broke up.
 #
-# 2 needs schedstats, switched on through /proc/sys/kernel/sched_schedstats
+# 2 and 4 need schedstats, switched on through /proc/sys/kernel/sched_schedstats
 # for the test, and /proc/sys/kernel/sched_domain (CONFIG_SCHED_DEBUG);
 # else it is skipped.  Needs root, the module loaded (or
 # $AFFSCHED_KO), fstime next to this script and 4 CPUs.  POSIX sh; busybox
@@ -59,7 +75,7 @@ if [ ! -x "$BIN/fstime" ] || [ "$(nproc)" -lt 4 ]; then
 	echo "1..0 # SKIP needs $BIN/fstime and 4 CPUs"
 	exit 4
 fi
-echo "1..3"
+echo "1..4"
 mkdir -p "$WORK"
 ncpu=$(nproc)
 if [ -w "$SCHEDSTATS" ]; then
@@ -150,13 +166,14 @@ lb_floor()
 # lasts, and the first 2 s of a pass or of a sub-domain carved anew,
 # while the members move in.  Also sets held_ms, calls (load_balance()
 # calls on CPUs never reserved during the whole time), refused
-# (lb_refused), span (the union of the reserved CPUs seen) and
-# elapsed_ms.
+# (lb_refused), spun and woken (handoff_spun and handoff_woken), span
+# (the union of the reserved CPUs seen) and elapsed_ms.
 measure()
 {
 	hz=100	# USER_HZ, the unit of /proc/PID/stat
 	lb_sample >"$WORK/lb0"
 	r0=$(counter lb_refused)
+	sp0=$(counter handoff_spun) wk0=$(counter handoff_woken)
 	# shellcheck disable=SC2046
 	set -- "$1" $(sample)
 	t0=$2 t=$2 c=$3 k=$4 me=$6 list=$7 span=${7#-}
@@ -186,6 +203,8 @@ measure()
 	lb_sample >"$WORK/lb1"
 	calls=$(lb_calls "$span" "$WORK/lb0" "$WORK/lb1")
 	refused=$(( $(counter lb_refused) - r0 ))
+	spun=$(( $(counter handoff_spun) - sp0 ))
+	woken=$(( $(counter handoff_woken) - wk0 ))
 	offered=$((offered_ms * hz / 1000 - self))
 	elapsed_ms=$((t - t0))
 }
@@ -233,17 +252,18 @@ if [ -z "$placed" ]; then
 	diag "no sub-domain within 30 s: $(tr '\n' ';' <"$DIR/groups")"
 	diag "fstime copies running: $(grep -lx fstime /proc/[0-9]*/comm 2>/dev/null | wc -l); log: $(tail -n 3 "$WORK/on.log" | tr '\n' ' ')"
 	diag "stats: $(grep -E '^(contended|group_create|group_join|group_full) ' "$DIR/stats" | tr '\n' ' ')"
-	cpu=0 offered=1 calls=0 refused=0 span= elapsed_ms=1 held_ms=0
+	cpu=0 offered=1 calls=0 refused=0 span= elapsed_ms=1 held_ms=0 spun=0 woken=0
 else
 	measure held
 fi
-diag "enable 1: ${elapsed_ms} ms, ${held_ms} ms contended with a sub-domain, reserved $span; hogs $cpu of $offered ticks offered; $calls load_balance() calls; $refused refused"
+diag "enable 1: ${elapsed_ms} ms, ${held_ms} ms contended with a sub-domain, reserved $span; hogs $cpu of $offered ticks offered; $calls load_balance() calls; $refused refused; hand-offs in the placed group: $spun to spinners, $woken woke a sleeper"
 
 errs=
 [ -n "$placed" ] || errs="nothing placed;"
 [ $((held_ms * 2)) -ge $((SECS * 1000)) ] ||
 	errs="$errs contended with a sub-domain for $held_ms ms of $elapsed_ms;"
 [ $((cpu * 10)) -ge $((offered * 9)) ] || errs="$errs hogs got $cpu of $offered ticks;"
+[ $((spun + woken)) -gt 0 ] || errs="$errs no hand-off counted in the placed group;"
 result "$errs" "hogs get 0.9 of the CPU time the unreserved CPUs offer"
 
 floor=$(lb_floor "$span" "$elapsed_ms")
@@ -262,6 +282,90 @@ errs=
 [ $((refused * 1000)) -le $((25 * ncpu * elapsed_ms)) ] ||
 	errs="$refused refusals in $elapsed_ms ms on $ncpu CPUs;"
 result "$errs" "the balancer's refusals stay below 25 per CPU and second"
+
+# --- 4. busy balancing beside a node's reserved first CPU ----------------
+# Each CPU's busy balancing passes at its top sched domain, as "cpuN P".
+top_passes()
+{
+	awk '/^cpu[0-9]/ { cpu = $1 }
+		/^domain/ { p[cpu] = $11 - $12 + $17 + $18 }
+		END { for (c in p) print c, p[c] }' /proc/schedstat
+}
+# node_cpus: each NUMA node's CPU list, one per line.
+node_cpus()
+{
+	for n in /sys/devices/system/node/node[0-9]*; do
+		[ -r "$n/cpulist" ] && cat "$n/cpulist"
+	done
+}
+# node_passes RESERVED BEFORE AFTER: "PASSES CPUS" summed over the
+# unreserved CPUs of the nodes whose first CPU is in list RESERVED, between
+# the top_passes files BEFORE and AFTER; nothing if no node's first CPU is
+# reserved.
+node_passes()
+{
+	node_cpus | awk -v res="$1" -v before="$2" -v after="$3" "$AWK_CPUS"'
+		BEGIN { cpus_add(res, r)
+			while ((getline l < before) > 0) {
+				split(l, f, " "); b[f[1]] = f[2] }
+			while ((getline l < after) > 0) {
+				split(l, f, " "); a[f[1]] = f[2] } }
+		{ delete c; cpus_add($0, c); first = -1
+		  for (i in c) if (first < 0 || i + 0 < first) first = i + 0
+		  if (!(first in r)) next
+		  hit = 1
+		  for (i in c) if (!(i in r) && ("cpu" i in a)) {
+			t += a["cpu" i] - b["cpu" i]; n++ } }
+		END { if (hit) print t + 0, n + 0 }'
+}
+end_load fstime
+if ! command -v taskset >/dev/null || [ -z "$stats0" ] ||
+   [ "$ncpu" -lt 6 ] || [ "$(node_cpus | wc -l)" -lt 2 ]; then
+	skip "busy balancing goes on beside a node's reserved first CPU" \
+		"needs taskset, $SCHEDSTATS, 6 CPUs and 2 NUMA nodes"
+else
+	mkdir -p "$WORK/pinned"
+	at_nice0 taskset -c 0-1,4-5 "$BIN/fstime" -s -c "$COPIES" -w 1 -t 60 \
+		-d "$WORK/pinned" >"$WORK/pinned.log" 2>&1 &
+	load_pid=$!
+	pids="$pids $load_pid"
+	# Sample every 0.5 s until 4 s with the same sub-domain holding a
+	# node's first CPU at both ends of an interval, 40 s at most.
+	t0=$(now_ms) t=$t0 q_ms=0 passes=0 ncpus=0 seen=
+	list=$(tr -d ' \n' <"$DIR/reserved")
+	top_passes >"$WORK/tp0"
+	while [ $q_ms -lt 4000 ] && [ $((t - t0)) -lt 40000 ]; do
+		sleep 0.5
+		top_passes >"$WORK/tp1"
+		now=$(now_ms)
+		l=$(tr -d ' \n' <"$DIR/reserved")
+		if [ -n "$l" ] && [ "$l" = "$list" ]; then
+			out=$(node_passes "$l" "$WORK/tp0" "$WORK/tp1")
+			if [ -n "$out" ]; then
+				set -- $out
+				passes=$((passes + $1)) ncpus=$2
+				q_ms=$((q_ms + now - t))
+				case " $seen " in *" $l "*) ;; *) seen="$seen $l" ;; esac
+			fi
+		fi
+		mv "$WORK/tp1" "$WORK/tp0"
+		t=$now list=$l
+	done
+	top=$(ls -d /proc/sys/kernel/sched_domain/cpu0/domain[0-9]* 2>/dev/null | tail -n 1)
+	floor=0
+	[ -r "$top/max_interval" ] &&
+		floor=$((q_ms / ($(cat "$top/max_interval") * $(cat "$top/busy_factor"))))
+	diag "sub-domains holding a node's first CPU:${seen:- none}; $q_ms ms of $((t - t0)); $passes busy passes on the node's $ncpus unreserved CPUs; one CPU at the longest normal interval: $floor"
+	if [ $q_ms -lt 2000 ]; then
+		skip "busy balancing goes on beside a node's reserved first CPU" \
+			"no sub-domain held a node's first CPU for 2 s: $(tr '\n' ';' <"$DIR/groups")"
+	else
+		errs=
+		[ $passes -ge 1 ] && [ $((passes * 4)) -ge "$floor" ] ||
+			errs="$passes passes in $q_ms ms, a quarter of $floor expected;"
+		result "$errs" "busy balancing goes on beside a node's reserved first CPU"
+	fi
+fi
 
 [ "$nfail" -eq 0 ] && exit 0
 exit 1
