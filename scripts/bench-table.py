@@ -11,6 +11,13 @@ hand-offs per second, the local share of the hand-offs, and the passed
 (osq_bypass) and capped spinners per second, with the score and spin time
 as ratios to the "none" configuration.
 
+If it has BENCH-STATS lines (bench and overhead modes), a table shows
+for each load the contended acquisitions by members of placed groups,
+summed over its enable 1 runs: those taken by a waiter that never slept in
+the slow path (handoff_spun: the lock went to a running spinner) and those
+that woke a sleeper (handoff_woken), with the spinners' share; and the
+wake-ups of other tasks moved off reserved CPUs (wake_avoid) per run.
+
 If it has BENCH-CPU and BENCH-PROF lines (PROFILE=1), a third part shows
 for each load where the CPUs' time went with enable 0 and 1 (shares of the
 /proc/stat ticks, summed over the rounds) and the kernel functions the
@@ -88,6 +95,7 @@ groups = []
 scope = None
 fails = 0
 osq_runs = {}
+run_stats = {}   # load -> {'runs': enable 1 runs, counter: sum over them}
 cpu_ticks = {}   # (load, enable) -> {kind: ticks summed over the rounds}
 prof = {}        # (load, enable) -> {function: ticks summed over the rounds}
 osq_order = ['none', 'prev_cpu', 'numa', 'cap', 'all']
@@ -109,6 +117,14 @@ for line in sys.stdin:
         osq_runs.setdefault((kv['load'], kv['config']), []).append(kv)
         if kv['config'] not in osq_order:
             osq_order.append(kv['config'])  # e.g. numa:4, a sweep of the bound
+        continue
+    if line.startswith('BENCH-STATS '):
+        kv = dict(re.findall(r'(\w+)=(\S*)', line))
+        st = run_stats.setdefault(kv['load'], {'runs': 0})
+        st['runs'] += 1
+        for k in ('handoff_spun', 'handoff_woken', 'wake_avoid'):
+            if kv.get(k, '').lstrip('-').isdigit():
+                st[k] = st.get(k, 0) + int(kv[k])
         continue
     if line.startswith('BENCH-SCOPE '):
         scope = dict(re.findall(r'(\w+)=(\S*)', line))
@@ -438,6 +454,24 @@ def profile_table(top=12):
             print(f'    {f:<44} {a:>7} {b:>7} {pw:>8}')
 
 
+def handoff_table():
+    """Hand-offs in placed groups and wake-ups moved off reserved CPUs."""
+    print()
+    print('Contended acquisitions by members of placed groups, enable 1, summed over the')
+    print('rounds: by a spinner (handoff_spun) or a woken sleeper (handoff_woken); wake-ups')
+    print('of other tasks moved off reserved CPUs (wake_avoid) per run:')
+    row = '%-28s %10s %10s %8s %12s %5s'
+    print(row % ('load', 'spun', 'woken', 'spun', 'wake_avoid', 'runs'))
+    print(row % ('', '', '', 'share', 'per run', ''))
+    for load, st in run_stats.items():
+        sp, wk = st.get('handoff_spun', 0), st.get('handoff_woken', 0)
+        share = f'{sp / (sp + wk):.3f}' if sp + wk else '-'
+        print(row % (load, sp, wk, share, f"{st.get('wake_avoid', 0) / st['runs']:.0f}",
+                     st['runs']))
+
+
+if any('handoff_spun' in st for st in run_stats.values()):
+    handoff_table()
 if osq_runs:
     osq_table()
 if cpu_ticks or prof:

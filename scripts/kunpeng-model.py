@@ -19,7 +19,11 @@ The model (Documentation/results.rst, "Model for a Kunpeng 920"):
   as long as the CPUs given to the group can run ceil(T / (h + c + t))
   copies at once.  Unplaced, the measured score of 96 copies fixes an
   effective hand-off c0 for the spread group; the parts of the series
-  change c and t as below.  Every input is an option whose help gives its
+  change c and t as below.  Placed, a hand-off goes to a spinner in the
+  cluster (the lines it moves, locally) for the measured share of them
+  (--spun-share) and wakes a sleeper (--wake) for the rest; the model
+  prints the share at which placement just matches one copy.  Every
+  input is an option whose help gives its
   unit (index, KBps, us, instructions), default and source; the output is
   a table of X (KBps and index), X / P and X over one copy.  --json prints
   the same as one JSON object.
@@ -82,8 +86,15 @@ ap.add_argument('--numa-local', type=float, default=0.71,
                 help='share of OSQ hand-offs on the releaser node, a fraction, with the bounded NUMA '
                 'hand-off (0.71 measured in the 2-node guest with B = 4)')
 ap.add_argument('--nodes', type=int, default=4, help='NUMA nodes, count')
+ap.add_argument('--spun-share', type=float, default=0.998,
+                help="share of a placed group's contended acquisitions taken by a spinner, "
+                'not by a woken sleeper, a fraction (stats handoff_spun / (handoff_spun + '
+                'handoff_woken): 0.998 for each file test with 16 copies placed in the 8-vCPU '
+                'arm64 guest, make bench)')
 ap.add_argument('--json', action='store_true', help='print the inputs derived and the rows as JSON')
 args = ap.parse_args()
+if not 0 <= args.spun_share <= 1:
+    ap.error('--spun-share must be a fraction from 0 to 1')
 for k in ('p_index', 'u', 'unplaced_index', 'baseline_kbps', 'block_kb', 'line_local', 'line_remote', 'wake', 'clock', 'numa_local',
           'ghz', 'ipc'):
     if getattr(args, k) <= 0:
@@ -127,6 +138,15 @@ t_cpu = args.hook_instr * instr_us + args.clock_reads_all * args.clock
 c_numa_saving = max(0.0, remote_fifo - (1 - args.numa_local)) * args.handoff_lines * line_eff
 
 
+# A placed group's hand-offs go to a spinner in the cluster for the share
+# spun_share, else they wake a sleeper.
+c_split = args.spun_share * c_local + (1 - args.spun_share) * args.wake
+# The spinners' share at which the placed group moves as much as one copy:
+# x(c, t_placed) = p when c = T - h - t_placed.
+c_even = T - h - t_placed
+s_even = (args.wake - c_even) / (args.wake - c_local) if args.wake > c_local else float('nan')
+
+
 def x(c, t):
     """KBps of the group for hand-off c and added critical section t, us."""
     return args.block_kb / (h + c + t) * 1e6
@@ -137,6 +157,7 @@ rows = [
     ('+ tracking (sched-affsched 5-7), unplaced', c0, t_spread),
     ('+ OSQ hand-off, node-local (locking-osq 2), unplaced', c0 - c_numa_saving, t_spread),
     ('+ placement, spinners in one cluster (9-13)', c_local, t_placed),
+    (f'  placement, measured split ({args.spun_share:.3f} spun)', c_split, t_placed),
     ('  placement, every hand-off wakes a sleeper', args.wake, t_placed),
     ('  placement, nothing added inside the section', c_local, 0.0),
     ('  ... and every hand-off wakes a sleeper', args.wake, 0.0),
@@ -146,7 +167,8 @@ if args.json:
     import json
     print(json.dumps({
         'p_kbps': p, 'T_us': T, 'h_us': h, 'P_kbps': P, 'n': n, 'subdomain_cpus': sub,
-        'c0_us': c0, 'line_eff_us': line_eff, 't_spread_us': t_spread, 't_placed_us': t_placed, 't_cpu_us': t_cpu,
+        'c0_us': c0, 'line_eff_us': line_eff, 'spun_share': args.spun_share,
+        'spun_share_even': s_even, 't_spread_us': t_spread, 't_placed_us': t_placed, 't_cpu_us': t_cpu,
         'rows': [{'configuration': name.strip(' .'), 'c_us': c, 't_us': t, 'x_kbps': x(c, t),
                   'x_over_p': x(c, t) / p} for name, c, t in rows],
     }, indent=1))
@@ -162,6 +184,9 @@ print(f'unplaced ({args.unplaced_index:,.0f} index = {unplaced:,.0f} KBps): effe
       f'(pointer chase {args.line_remote:g} us)')
 print(f'tracking inside the critical section: {t_spread:.2f} us spread, {t_placed:.2f} us '
       f'placed, {100 * t_placed / h:.0f} % of the hold h when placed')
+print(f'placed hand-offs: {args.spun_share:.3f} to spinners ({c_local:.2f} us each), '
+      f'the rest wake a sleeper ({args.wake:g} us); placement matches one copy at a '
+      f'share of {s_even:.3f}')
 print(f'tracking alone: {t_cpu:.2f} us of CPU per contended acquisition, '
       f'{100 * t_cpu / T:.1f} % of one copy\'s block (T = {T:.2f} us)')
 print()
