@@ -33,7 +33,10 @@
 # MODE=overhead (make overhead) measures the hold-ratio tracking alone:
 # lockcost (uncontended writes by a group member, hold_sample at its
 # default and at 1), then the loads, then fsdisk's copies confined to one
-# CPU with tracking alone (max_reserved 0), enable 0 and 1 alternating.
+# CPU with tracking alone (max_reserved 0), and the wake-up and idle
+# balancing paths beside a placed group (context1-1-beside: a ctx pair on
+# node 0 while a group placed in node 1 is stopped), enable 0 and 1
+# alternating.
 # With AFFSCHED_ACCEL=icount the guest's clocks count executed
 # instructions, so a figure depends on the code run, not on how the host
 # schedules the vCPUs, and lockcost's difference is the hooks' instruction
@@ -129,8 +132,11 @@ out=$BUILD/$mode-$arch.out
 # secs + 19 (UnixBench's settles and the 2 s write and read passes); bench
 # mode adds the capped runs, the sweep (nstatic + 1 per file test), the
 # tracking runs (two for fsdisk, one for the others), hackbench and the
-# OSQ runs.  The limit allows 5 times that.
+# OSQ runs; overhead mode the one-CPU fsdisk run and context1-1-beside
+# (its copies' 3 s start and up to 20 s to be placed).  The limit allows
+# 5 times that.
 per=$((2 * secs + 3 * (secs + 19)))
+[ "$mode" != overhead ] || per=$((per + (secs + 19) + (secs + 23)))
 timeout=$((rounds * 2 * per * 5 + 300))
 if [ "$mode" = bench ]; then
 	timeout=$((timeout + rounds * 5 * (3 * (nstatic + 3) * (secs + 19) + 120)))

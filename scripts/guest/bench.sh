@@ -22,7 +22,17 @@
 # after the file tests, fsdisk's copies confined to CPU 0
 # (fsdisk-N-taskset-1cpu), with enable 1 as tracking alone (max_reserved
 # 0): the contended case, where each write takes the inode rwsem through
-# its slow path.
+# its slow path; and context1-1-beside, the scheduler's paths while a group
+# is placed: FILE_COPIES fstime -s copies allowed node 1's CPUs contend on
+# one file until, with enable 1, their group is placed, then are stopped
+# (SIGSTOP; idle_windows and member_windows raised so that the stopped
+# group stays placed), and one ctx pair runs on node 0's CPUs: its
+# wake-ups go through select_task_rq_fair() and affsched's hook, its CPUs'
+# idle balancing through the reserved CPUs' trim, with every wake-up
+# meeting a published sub-domain (the run prints "# beside: ... reserved
+# LIST").  Stopped, the copies take no share of the instruction-counted
+# clock with either enable.  context1-1cpu and context1-P with enable 1
+# are the same paths with no group placed.
 # MODE "bench" adds, in every round:
 #   - hackbench (Debian's rt-tests, from /payload/hackbench) over pipes and
 #     sockets, processes and threads (hackbench-pipe-process, ...), with
@@ -290,6 +300,40 @@ static_sweep() {
 	done
 }
 
+# beside EN R: context1-1-beside (see the header) in round R with enable EN
+beside() {
+	skipped context1-1-beside && return
+	iw=$(cat $d/idle_windows) mw=$(cat $d/member_windows)
+	# A stopped group stays placed for 1000 windows (10 s), its members
+	# for 10000.
+	echo 1000 >$d/idle_windows && echo 10000 >$d/member_windows || exit 1
+	mkdir -p "$work/beside"
+	taskset -c "$(cat /sys/devices/system/node/node1/cpulist)" "$bin/fstime" -s \
+		-c "$copies" -w 1 -t 600 -d "$work/beside" >"$work/beside.log" 2>&1 &
+	bp=$!
+	# Past the write and read passes; with enable 1, placed (20 s at most).
+	sleep 3
+	i=0
+	while [ "$1" = 1 ] && [ $i -lt 100 ] && [ -z "$(tr -d ' \n' <$d/reserved)" ]; do
+		sleep 0.2
+		i=$((i + 1))
+	done
+	cps=$(grep -lx fstime /proc/[0-9]*/comm 2>/dev/null | cut -d/ -f3)
+	# shellcheck disable=SC2086
+	kill -STOP $cps 2>/dev/null
+	echo "# beside: enable $1 round $2 reserved '$(tr -d ' \n' <$d/reserved)'"
+	one context1-1-beside "$1" "$2" taskset -c "$(cat /sys/devices/system/node/node0/cpulist)" \
+		"$bin/ctx" -u -p 1 -t "$t"
+	echo "# beside: after the run, reserved '$(tr -d ' \n' <$d/reserved)'"
+	# shellcheck disable=SC2086
+	kill -CONT $cps 2>/dev/null
+	# shellcheck disable=SC2086
+	kill "$bp" $cps 2>/dev/null
+	wait "$bp" 2>/dev/null
+	rm -rf "$work/beside"
+	echo "$iw" >$d/idle_windows && echo "$mw" >$d/member_windows || exit 1
+}
+
 echo "# guest: $(nproc) CPUs, nodes $(cat /sys/devices/system/node/online)," \
 	"kernel $(uname -r), $rounds rounds of ${t}s per load, mode $mode"
 if [ "$mode" = bench ] && ! "$hb/ld.so" --library-path "$hb" "$hb/hackbench" -g 1 -l 1 >/dev/null 2>&1; then
@@ -328,6 +372,7 @@ while [ $r -le "$rounds" ]; do
 			file_test "fsdisk-$copies-taskset-1cpu" $en $r 4096 8000 "$copies" \
 				taskset -c 0
 			echo "$mr" >$d/max_reserved || exit 1
+			beside $en $r
 		fi
 	done
 	if [ "$mode" = bench ]; then
