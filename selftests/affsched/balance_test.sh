@@ -29,10 +29,10 @@
 #      node's other CPUs, busy with the hogs, must pass
 #      should_we_balance() at the top domain (whose groups are the nodes)
 #      at least a quarter as often as one CPU at the longest normal
-#      interval.  A pass is a busy call that
-#      went on to look for a busiest group (schedstat, CPU_NOT_IDLE:
-#      lb_count - lb_balanced + lb_nobusyq + lb_nobusyg, which leaves out
-#      the passes that found every task pinned).  Were the first CPU of
+#      interval.  A pass is a busy call that went on to look for a
+#      busiest group (schedstat, CPU_NOT_IDLE: lb_count - lb_balanced +
+#      lb_nobusyq + lb_nobusyg, which leaves out the passes that found
+#      every task pinned).  Were the first CPU of
 #      the node's group taken from the whole group, it would be reserved
 #      CPU 0, which leaves the unreserved ones out of the pull, and no
 #      other busy CPU of the node would ever pass.
@@ -210,11 +210,15 @@ measure()
 }
 
 # Start the copies of one phase in $WORK/$1: 1 s of writes, 1 s of reads,
-# then 60 s of copies.  $load_pid is their parent.
+# then 60 s of copies, under the command prefix $2... if given (taskset).
+# $load_pid is their parent.
 start_load()
 {
-	mkdir -p "$WORK/$1"
-	at_nice0 "$BIN/fstime" -s -c "$COPIES" -w 1 -t 60 -d "$WORK/$1" >"$WORK/$1.log" 2>&1 &
+	_dir=$1
+	shift
+	mkdir -p "$WORK/$_dir"
+	at_nice0 "$@" "$BIN/fstime" -s -c "$COPIES" -w 1 -t 60 -d "$WORK/$_dir" \
+		>"$WORK/$_dir.log" 2>&1 &
 	load_pid=$!
 	pids="$pids $load_pid"
 }
@@ -324,11 +328,7 @@ if ! command -v taskset >/dev/null || [ -z "$stats0" ] ||
 	skip "busy balancing goes on beside a node's reserved first CPU" \
 		"needs taskset, $SCHEDSTATS, 6 CPUs and 2 NUMA nodes"
 else
-	mkdir -p "$WORK/pinned"
-	at_nice0 taskset -c 0-1,4-5 "$BIN/fstime" -s -c "$COPIES" -w 1 -t 60 \
-		-d "$WORK/pinned" >"$WORK/pinned.log" 2>&1 &
-	load_pid=$!
-	pids="$pids $load_pid"
+	start_load pinned taskset -c 0-1,4-5
 	# Sample every 0.5 s until 4 s with the same sub-domain holding a
 	# node's first CPU at both ends of an interval, 40 s at most.
 	t0=$(now_ms) t=$t0 q_ms=0 passes=0 ncpus=0 seen=
