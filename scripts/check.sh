@@ -126,10 +126,12 @@ bg() {
 }
 
 # bg_signal STOP|CONT: stop or continue every background job.  Nice
-# does not keep the jobs out of a guest's gaps, and the plain and arm64
-# guests' timed tests were tuned without a neighbour: those guests run
-# with the background stopped (Documentation/results.rst, "make check's
-# time"); the debug, KCSAN and instruction-counted ones run beside it.
+# does not keep the jobs out of a guest's gaps, and the plain arm64
+# guest's timed tests were tuned without a neighbour: the arm64 guests,
+# whose vCPU threads use every CPU, run with the background stopped
+# (Documentation/results.rst, "make check's time"); the plain x86_64
+# guest runs on a CPU of its own (bg_affinity); the debug, KCSAN and
+# instruction-counted ones run beside the background.
 bg_signal() {
 	local name
 	for name in "${!bg_pid[@]}"; do
@@ -137,6 +139,26 @@ bg_signal() {
 		[ -e "${bg_log[$name]}.status" ] || kill "-$1" -- "-${bg_pid[$name]}" 2>/dev/null || true
 	done
 }
+
+# bg_affinity CPULIST: move every background job's processes to CPULIST
+# (taskset; the children they fork later inherit it).  A single-threaded
+# guest then runs on a CPU of its own while the background keeps the
+# others busy, instead of one CPU idling with the background stopped.
+# Two passes catch a child forked by a parent the first pass had not
+# reached yet.
+bg_affinity() {
+	local name p pass
+	for pass in 1 2; do
+		for name in "${!bg_pid[@]}"; do
+			[ -e "${bg_log[$name]}.status" ] && continue
+			for p in $(pgrep -g "${bg_pid[$name]}"); do
+				taskset -a -c -p "$1" "$p" >/dev/null 2>&1 || true
+			done
+		done
+	done
+}
+ncpus=$(nproc)
+all_cpus=0-$((ncpus - 1))
 
 # bg_join NAME: wait for background job NAME and count its result; the
 # foreground's time spent waiting is the job's share of the stage.
@@ -516,16 +538,24 @@ guest() {
 		cp "$BUILD/obj/$tag/kernel/torture.ko" \
 			"$BUILD/obj/$tag/kernel/locking/locktorture.ko" "$payload/modules/"
 	fi
-	# The plain guests and the multi-threaded arm64 ones run alone: their
-	# timed tests (and osq_test's rare cross-node queues under
-	# single-threaded TCG) were tuned without a neighbour.
-	if [ -z "$v" ] || [ "$a" = arm64 ]; then
+	# The plain guests' timed tests (and osq_test's rare cross-node
+	# queues under single-threaded TCG) were tuned without a neighbour.
+	# The plain x86_64 guest is one TCG thread (run-vm.sh, unless KVM
+	# runs it): it gets CPU 0 to itself and the background the other
+	# CPUs, rather than one CPU idling.  The arm64 guests' vCPU threads
+	# use every CPU: they run with the background stopped.
+	local pin=()
+	if [ -z "$v" ] && [ "$a" = x86_64 ] && [ "$ncpus" -ge 2 ] && ! kvm_usable; then
+		bg_affinity "1-$((ncpus - 1))"
+		pin=(taskset -c 0)
+	elif [ -z "$v" ] || [ "$a" = arm64 ]; then
 		bg_signal STOP
 	fi
-	"$AFFSCHED_TOP/scripts/run-vm.sh" --arch "$a" ${v:+--variant "$v"} --payload "$payload" \
+	"${pin[@]}" "$AFFSCHED_TOP/scripts/run-vm.sh" --arch "$a" ${v:+--variant "$v"} --payload "$payload" \
 		--log "$vmlog" --timeout 1800 -- sh /payload/selftests.sh "$t_load" $v >"$out" 2>&1
 	st=$?
 	bg_signal CONT
+	[ ${#pin[@]} -eq 0 ] || bg_affinity "$all_cpus"
 	echo "# $tag guest ran for $((SECONDS - start))s (exit $st), log: $vmlog"
 	took $((SECONDS - start)) "$tag guest"
 	record "$tag guest booted and ran the selftests to the end" $st

@@ -27,6 +27,18 @@ log() {
 	echo "==> $*" >&2
 }
 
+# kvm_usable: KVM can run a guest of the host's own arch.  Only when the
+# host CPU advertises virtualisation and /dev/kvm is usable; some
+# sandboxes expose a /dev/kvm that cannot run guests.
+kvm_usable() {
+	[ -w /dev/kvm ] || return 1
+	case "$(uname -m)" in
+	x86_64) grep -qw -e vmx -e svm /proc/cpuinfo ;;
+	aarch64) return 0 ;;
+	*) return 1 ;;
+	esac
+}
+
 # kernel ARCH and CROSS_COMPILE for an arch name: x86_64 or arm64
 karch() {
 	case "$1" in

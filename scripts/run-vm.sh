@@ -117,18 +117,12 @@ done
 [ $load = 0 ] || cp "$module" "$work/payload/affsched.ko"
 "$AFFSCHED_TOP/scripts/mkinitramfs.sh" "$arch" "$work/initrd.gz" "$work/payload"
 
-# KVM only when the host CPU advertises virtualisation and /dev/kvm is
-# usable; some sandboxes expose a /dev/kvm that cannot run guests.
-# AFFSCHED_ACCEL=tcg|kvm overrides the choice (tcg-multi: see x86_64
-# below); AFFSCHED_ACCEL=icount runs TCG with instruction counting
-# (deterministic guest time, for overhead runs).
+# KVM only where kvm_usable (lib.sh) says so.  AFFSCHED_ACCEL=tcg|kvm
+# overrides the choice (tcg-multi: see x86_64 below); AFFSCHED_ACCEL=icount
+# runs TCG with instruction counting (deterministic guest time, for
+# overhead runs).
 kvm_ok=0
-if [ -w /dev/kvm ]; then
-	case "$(uname -m)" in
-	x86_64) grep -qw -e vmx -e svm /proc/cpuinfo && kvm_ok=1 ;;
-	aarch64) kvm_ok=1 ;;
-	esac
-fi
+kvm_usable && kvm_ok=1
 accel=tcg,thread=multi icount=()
 case "${AFFSCHED_ACCEL:-}" in
 kvm) kvm_ok=1 ;;
