@@ -126,12 +126,12 @@ bg() {
 }
 
 # bg_signal STOP|CONT: stop or continue every background job.  Nice
-# does not keep the jobs out of a guest's gaps, and the plain arm64
-# guest's timed tests were tuned without a neighbour: the arm64 guests,
+# does not keep the jobs out of a guest's gaps, and the plain guests'
+# timed tests were tuned without a neighbour: the arm64 guests,
 # whose vCPU threads use every CPU, run with the background stopped
 # (Documentation/results.rst, "make check's time"); the plain x86_64
-# guest runs on a CPU of its own (bg_affinity); the debug, KCSAN and
-# instruction-counted ones run beside the background.
+# guest, one TCG thread, runs on a CPU of its own (bg_affinity); the
+# debug, KCSAN and instruction-counted ones run beside the background.
 bg_signal() {
 	local name
 	for name in "${!bg_pid[@]}"; do
@@ -157,8 +157,10 @@ bg_affinity() {
 		done
 	done
 }
-ncpus=$(nproc)
-all_cpus=0-$((ncpus - 1))
+# The CPUs this run may use (a CI container's cpuset need not start at
+# 0): the first for a single-threaded guest, the others for the background.
+all_cpus=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' /proc/self/status)
+mapfile -t cpu_ids < <(cpu_list_expand "$all_cpus")
 
 # bg_join NAME: wait for background job NAME and count its result; the
 # foreground's time spent waiting is the job's share of the stage.
@@ -540,14 +542,15 @@ guest() {
 	fi
 	# The plain guests' timed tests (and osq_test's rare cross-node
 	# queues under single-threaded TCG) were tuned without a neighbour.
-	# The plain x86_64 guest is one TCG thread (run-vm.sh, unless KVM
-	# runs it): it gets CPU 0 to itself and the background the other
-	# CPUs, rather than one CPU idling.  The arm64 guests' vCPU threads
-	# use every CPU: they run with the background stopped.
-	local pin=()
-	if [ -z "$v" ] && [ "$a" = x86_64 ] && [ "$ncpus" -ge 2 ] && ! kvm_usable; then
-		bg_affinity "1-$((ncpus - 1))"
-		pin=(taskset -c 0)
+	# A plain guest on one TCG thread (vm_accel: the x86_64 one, unless
+	# KVM runs it) gets a CPU to itself and the background the others,
+	# rather than one CPU idling.  The arm64 guests' vCPU threads use
+	# every CPU: they run with the background stopped.
+	local pin=() rest
+	if [ -z "$v" ] && [ "$(vm_accel "$a")" = tcg,thread=single ] && [ ${#cpu_ids[@]} -ge 2 ]; then
+		rest=$(IFS=,; echo "${cpu_ids[*]:1}")
+		bg_affinity "$rest"
+		pin=(taskset -c "${cpu_ids[0]}")
 	elif [ -z "$v" ] || [ "$a" = arm64 ]; then
 		bg_signal STOP
 	fi

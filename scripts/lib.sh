@@ -27,16 +27,53 @@ log() {
 	echo "==> $*" >&2
 }
 
-# kvm_usable: KVM can run a guest of the host's own arch.  Only when the
-# host CPU advertises virtualisation and /dev/kvm is usable; some
-# sandboxes expose a /dev/kvm that cannot run guests.
-kvm_usable() {
-	[ -w /dev/kvm ] || return 1
+# vm_accel ARCH: the accelerator run-vm.sh gives a guest of ARCH: kvm,
+# tcg,thread=single (every vCPU on one host thread) or tcg,thread=multi.
+# KVM only for the host's own arch, when the host CPU advertises
+# virtualisation and /dev/kvm is usable (some sandboxes expose a /dev/kvm
+# that cannot run guests).  AFFSCHED_ACCEL=tcg|kvm overrides the choice;
+# icount is single-threaded TCG (run-vm.sh adds the instruction counting).
+# x86_64 guests get one TCG thread unless AFFSCHED_ACCEL=tcg-multi: QEMU
+# 7.2's multi-threaded TCG can run stale code on an x86 guest after the
+# kernel rewrites its own text with text_poke_bp() (the CPU that just
+# patched a static key traps on the int3 it already removed, "int3: 0000
+# [#1]"); flipping a vanilla tracepoint on and off under a wake-up load
+# panics such a guest within seconds, and runs clean with one TCG thread.
+# arm64 guests are not affected.
+vm_accel() {
+	local host kvm=0
 	case "$(uname -m)" in
-	x86_64) grep -qw -e vmx -e svm /proc/cpuinfo ;;
-	aarch64) return 0 ;;
-	*) return 1 ;;
+	x86_64) host=x86_64 ;;
+	aarch64) host=arm64 ;;
 	esac
+	if [ -w /dev/kvm ]; then
+		case "$host" in
+		x86_64) grep -qw -e vmx -e svm /proc/cpuinfo && kvm=1 ;;
+		arm64) kvm=1 ;;
+		esac
+	fi
+	case "${AFFSCHED_ACCEL:-}" in
+	kvm) kvm=1 ;;
+	tcg | tcg-multi | icount) kvm=0 ;;
+	"") ;;
+	*) die "AFFSCHED_ACCEL must be tcg, tcg-multi, icount or kvm" ;;
+	esac
+	if [ "$1" = "$host" ] && [ $kvm = 1 ]; then
+		echo kvm
+	elif [ "${AFFSCHED_ACCEL:-}" = icount ] ||
+		{ [ "$1" = x86_64 ] && [ "${AFFSCHED_ACCEL:-}" != tcg-multi ]; }; then
+		echo tcg,thread=single
+	else
+		echo tcg,thread=multi
+	fi
+}
+
+# cpu_list_expand LIST: the CPUs of a list such as "0-3,8", one per line
+cpu_list_expand() {
+	local part
+	for part in ${1//,/ }; do
+		seq "${part%-*}" "${part#*-}"
+	done
 }
 
 # kernel ARCH and CROSS_COMPILE for an arch name: x86_64 or arm64

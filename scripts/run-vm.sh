@@ -117,48 +117,26 @@ done
 [ $load = 0 ] || cp "$module" "$work/payload/affsched.ko"
 "$AFFSCHED_TOP/scripts/mkinitramfs.sh" "$arch" "$work/initrd.gz" "$work/payload"
 
-# KVM only where kvm_usable (lib.sh) says so.  AFFSCHED_ACCEL=tcg|kvm
-# overrides the choice (tcg-multi: see x86_64 below); AFFSCHED_ACCEL=icount
-# runs TCG with instruction counting (deterministic guest time, for
-# overhead runs).
-kvm_ok=0
-kvm_usable && kvm_ok=1
-accel=tcg,thread=multi icount=()
-case "${AFFSCHED_ACCEL:-}" in
-kvm) kvm_ok=1 ;;
-tcg | tcg-multi) kvm_ok=0 ;;
-icount)
-	# One host thread runs every vCPU in turn and the guest's clocks count
-	# executed instructions (1 ns each), not host time: slower, but a
-	# run's timings no longer depend on how the host schedules vCPUs.
-	kvm_ok=0 accel=tcg,thread=single icount=(-icount shift=0,sleep=off)
-	;;
-"") ;;
-*) die "AFFSCHED_ACCEL must be tcg, tcg-multi, icount or kvm" ;;
-esac
+# The accelerator: vm_accel (lib.sh), KVM where it can run the guest.
+# AFFSCHED_ACCEL=icount runs TCG with instruction counting: one host
+# thread runs every vCPU in turn and the guest's clocks count executed
+# instructions (1 ns each), not host time; slower, but a run's timings no
+# longer depend on how the host schedules vCPUs (for overhead runs).
+accel=$(vm_accel "$arch") || exit 1
+icount=()
+[ "${AFFSCHED_ACCEL:-}" != icount ] || icount=(-icount shift=0,sleep=off)
 case "$arch" in
 x86_64)
 	qemu=qemu-system-x86_64
 	machine=(-M pc -cpu max)
+	[ "$accel" != kvm ] || machine=(-M pc -cpu host)
 	console=ttyS0
-	# QEMU 7.2's multi-threaded TCG can run stale code on an x86 guest
-	# after the kernel rewrites its own text with text_poke_bp(): the
-	# CPU that just patched a static key traps on the int3 it already
-	# removed ("int3: 0000 [#1]" at the patched site).  Flipping a
-	# vanilla tracepoint (events/sched/sched_switch/enable) on and off
-	# under a wake-up load panics such a guest within seconds, the
-	# same flips run clean with one TCG thread.  arm64 guests are not
-	# affected.  AFFSCHED_ACCEL=tcg-multi keeps the faster mode.
-	if [ "$accel" = tcg,thread=multi ] && [ "${AFFSCHED_ACCEL:-}" != tcg-multi ]; then
-		accel=tcg,thread=single
-	fi
-	[ "$(uname -m)" = x86_64 ] && [ $kvm_ok = 1 ] && accel=kvm && machine=(-M pc -cpu host)
 	;;
 arm64)
 	qemu=qemu-system-aarch64
 	machine=(-M virt,gic-version=3 -cpu max,pauth-impdef=on)
+	[ "$accel" != kvm ] || machine=(-M virt,gic-version=3 -cpu host)
 	console=ttyAMA0
-	[ "$(uname -m)" = aarch64 ] && [ $kvm_ok = 1 ] && accel=kvm && machine=(-M virt,gic-version=3 -cpu host)
 	;;
 esac
 command -v "$qemu" >/dev/null || "$AFFSCHED_TOP/scripts/deps.sh"
