@@ -564,7 +564,10 @@ guest() {
 	record "$tag guest booted and ran the selftests to the end" $st
 	kunit=$(python3 "$KSRC/tools/testing/kunit/kunit.py" parse "$vmlog" 2>&1)
 	echo "$kunit" >"$logs/kunit-$tag.log"
-	echo "$kunit" | grep -q 'Testing complete\. [1-9][0-9]* tests run\. 0 failed\. 0 crashed\.'
+	# A suite that crashed part-way still ends "N tests run. 0 failed. 0
+	# crashed." with its remaining cases uncounted: its [CRASHED] line fails.
+	echo "$kunit" | grep -q 'Testing complete\. [1-9][0-9]* tests run\. 0 failed\. 0 crashed\.' &&
+		! echo "$kunit" | grep -qE '\[(CRASHED|FAILED)\]'
 	st=$?
 	record "$tag KUnit built in, parsed from the console" $st
 	# What failed, in the check's own output: CI keeps nothing else.
