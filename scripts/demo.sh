@@ -31,8 +31,8 @@
 # one-CPU fsdisk, root's ctx at least 0.95.
 #
 # MODE=overhead (make overhead) measures the hold-ratio tracking alone:
-# lockcost (uncontended writes by a group member, hold_sample at its
-# default and at 1), then the loads, then fsdisk's copies confined to one
+# lockcost (uncontended writes by a group member, and by a lone one),
+# then the loads, then fsdisk's copies confined to one
 # CPU with tracking alone (max_reserved 0), and the wake-up and idle
 # balancing paths beside a placed group (context1-1-beside: a ctx pair on
 # node 0 while a group placed in node 1 is stopped), enable 0 and 1

@@ -60,28 +60,30 @@ ap.add_argument('--wake', type=float, default=5.0,
                 '(a context switch; an idle exit and IPI would be 5-10 us)')
 ap.add_argument('--clock', type=float, default=0.025,
                 help='one local_clock() read, us (arm64 CNTVCT with an ISB)')
-ap.add_argument('--clock-reads', type=int, default=3,
+ap.add_argument('--clock-reads', type=int, default=0,
                 help='clock reads, count, of the tracking inside the critical section per '
-                'contended acquisition (acquired: clock and CPU time; released: clock)')
-ap.add_argument('--clock-reads-all', type=float, default=4.25,
+                'contended acquisition (none: the scheduler tick samples ownership)')
+ap.add_argument('--clock-reads-all', type=float, default=1.25,
                 help='clock reads, count, of the tracking per contended acquisition, in and out of '
-                'the critical section (4 + 2/hold_sample)')
-ap.add_argument('--hook-instr', type=float, default=540,
+                'the critical section (1 at the slow path\'s start, 2/hold_sample for the '
+                'OSQ spin time)')
+ap.add_argument('--hook-instr', type=float, default=270,
                 help='instructions the tracking hooks add per contended acquisition, in and '
                 'out of the critical section, besides the clock reads (make overhead, '
-                'icount: fsdisk-16 on one CPU, 1,159 -> 1,333 instructions per KB with '
-                'tracking alone, about 700 per 4 KB write and its slow path, less 4.25 '
+                'icount: fsdisk-16 on one CPU, 1,163 -> 1,242 instructions per KB with '
+                'tracking alone, about 317 per 4 KB write and its slow path, less 1.25 '
                 'sched_clock() calls of 38)')
-ap.add_argument('--hook-cs-instr', type=float, default=250,
-                help='of them, inside the critical section besides the clock reads, at most '
-                '(arm64 sizes of __affsched_lock_acquired, affsched_current_runtime, '
-                'affsched_placed_refresh, __affsched_lock_released and the early return '
-                'of affsched_group_flush)')
+ap.add_argument('--hook-cs-instr', type=float, default=45,
+                help='of them, inside the critical section, at most (lockcost, icount: the '
+                'inline acquire and release hooks add 22 instructions to an uncontended '
+                'acquisition; a contended one in a placed group adds the 21 of '
+                '__affsched_lock_acquired and its call)')
 ap.add_argument('--ghz', type=float, default=2.6, help='core clock, GHz (Kunpeng 920)')
 ap.add_argument('--ipc', type=float, default=1.0,
                 help="instructions per cycle of the hooks' branchy code (assumed)")
-ap.add_argument('--flush-atomics', type=int, default=4,
-                help="atomic adds, count, to the group's line when a member flushes its sums")
+ap.add_argument('--flush-atomics', type=int, default=0,
+                help="atomic adds, count, to the group's line inside the critical section "
+                "(none: a member's tick hands its counts in, once per window)")
 ap.add_argument('--numa-local', type=float, default=0.71,
                 help='share of OSQ hand-offs on the releaser node, a fraction, with the bounded NUMA '
                 'hand-off (0.71 measured in the 2-node guest with B = 4)')
@@ -154,7 +156,7 @@ def x(c, t):
 
 rows = [
     ('base 5.10 (measured)', c0, 0.0),
-    ('+ tracking (sched-affsched 5-7), unplaced', c0, t_spread),
+    ('+ tracking (sched-affsched 5-8, 16), unplaced', c0, t_spread),
     ('+ OSQ hand-off, node-local (locking-osq 2), unplaced', c0 - c_numa_saving, t_spread),
     ('+ placement, spinners in one cluster (9-13)', c_local, t_placed),
     (f'  placement, measured split ({args.spun_share:.3f} spun)', c_split, t_placed),

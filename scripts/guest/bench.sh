@@ -13,11 +13,10 @@
 # The N copies of a file test creat() and share DIR/dummy0 and DIR/dummy1,
 # as UnixBench 5.1.3 does; each pass is preceded by UnixBench's sync() and
 # sleep()s; the write and read passes run 2 s, the copy pass SECONDS.
-# MODE "overhead" runs lockcost first, with hold_sample at its default and
-# at 1 (lockcost-h1): uncontended 1 KB writes by a member of a two-task
-# group, whose score is writes per second (1e9 / mean ns per write); then
-# lockcost-lone, the same by a group's only member (which times none of
-# them); then context1-1cpu, one ctx pair on CPU 0, which never contends,
+# MODE "overhead" runs lockcost first: uncontended 1 KB writes by a
+# member of a two-task group, whose score is writes per second (1e9 /
+# mean ns per write); then lockcost-lone, the same by a group's only
+# member; then context1-1cpu, one ctx pair on CPU 0, which never contends,
 # so no group forms: the hooks' cost for tasks outside any group; and,
 # after the file tests, fsdisk's copies confined to CPU 0
 # (fsdisk-N-taskset-1cpu), with enable 1 as tracking alone (max_reserved
@@ -80,7 +79,6 @@ work=/tmp/affsched-bench
 mkdir -p "$work"
 d=/sys/kernel/debug/affsched
 en_file=$d/enable
-hs_default=$(cat $d/hold_sample 2>/dev/null)
 # UnixBench's File Copy tests: name, bufsize, maxblocks
 file_tests="fsdisk:4096:8000 fstime:1024:2000 fsbuffer:256:500"
 # ft_split NAME:BUFSIZE:MAXBLOCKS: set tn, b and m
@@ -347,9 +345,6 @@ while [ $r -le "$rounds" ]; do
 		echo $en >$en_file || exit 1
 		if [ "$mode" = overhead ]; then
 			one lockcost $en $r "$bin/lockcost" -d "$work"
-			echo 1 >$d/hold_sample || exit 1
-			one lockcost-h1 $en $r "$bin/lockcost" -d "$work"
-			echo "$hs_default" >$d/hold_sample || exit 1
 			one lockcost-lone $en $r "$bin/lockcost" -l -d "$work"
 			one context1-1cpu $en $r taskset -c 0 "$bin/ctx" -u -p 1 -t "$t"
 		fi

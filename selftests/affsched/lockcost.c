@@ -7,16 +7,15 @@
  * rwsem: it and HELPERS child processes pwrite() one block to the same
  * file for JOIN milliseconds, so that it enters the rwsem's slow path.
  * All helpers but one then exit; that one sleeps, still a member (a member
- * leaves only at its own acquisitions or exit), so the group has two
- * members: enough (min_members) for its members to time their holds, too
- * few to be placed (with -l all of them exit, and the process is a lone
- * member).  The process then times WRITES pwrite() calls of BLOCK
- * bytes.  Every one of them takes the rwsem without contention, so with
- * affsched enabled each pays the acquire and release hooks and nothing
- * else; with affsched disabled, or for a process outside any group, the
- * hooks are one static branch or one compare.  (A lone member times no
- * uncontended hold: its group is not placed.)  Run it with enable at 0
- * and 1 and compare the figures.
+ * leaves only when it contends for another lock, or exits), so the group
+ * has two members, too few to be placed (with -l all of them exit, and
+ * the process is a lone member).  The process then times WRITES pwrite()
+ * calls of BLOCK bytes.  Every one of them takes the rwsem without
+ * contention, so with affsched enabled each pays the acquire and release
+ * hooks (a count and a flag in the member's own state) and nothing else;
+ * with affsched disabled, or for a process outside any group, the hooks
+ * are one static branch or one compare.  Run it with enable at 0 and 1
+ * and compare the figures.
  *
  * In a guest run with instruction counting (run-vm.sh with
  * AFFSCHED_ACCEL=icount) the guest's nanosecond is one instruction, so
