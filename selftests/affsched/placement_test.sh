@@ -31,7 +31,8 @@
 #      hundreds of ms), and
 #      once it stops contending and only sleeps and runs, its wake-ups
 #      leave the sub-domain (a quarter of the samples at most, from 2 s
-#      after it stopped, on CPUs reserved throughout).  Ageing counts the
+#      after it stopped, on CPUs in the sub-domain as read before and
+#      after and as polled around the sample).  Ageing counts the
 #      group's windows, which the debug guests close far more slowly than
 #      every 10 ms: member_windows drops to 10 when it stops (member_age
 #      -s), since the default 100 does not fit in those 2 s there.
@@ -346,29 +347,57 @@ else
 	done
 	echo 10 >"$DIR/member_windows"
 	cat "$DIR/groups" >"$WORK/groups.stopped"
+	# The sub-domain while it runs on, as "ms cpus" from its stop: the
+	# sizing may drop a CPU and take it back (a trial every
+	# idle_windows), and the task may run there while it is free.
+	t_stop=$(now_ms)
+	: >"$WORK/age.subs"
+	while kill -0 "$age" 2>/dev/null; do
+		echo "$(($(now_ms) - t_stop)) $(placed_group | awk '{ print $4 }')" >>"$WORK/age.subs"
+		sleep 0.05
+	done
 	wait "$age" || errs7="member_age failed: $(tr '\n' ' ' <"$WORK/age.out");"
 	echo "$member_windows" >"$DIR/member_windows"
 	sub1=$(placed_group | awk '{ print $4 }')
 	# Samples of phase $1 from $2 ms on: inside if in a sub-domain seen
-	# while it contended ($3 = or) or in the sub-domain both as read
-	# before and after it ($3 = and).  One awk for all samples: a
+	# while it contended ($3 = or), or ($3 = and) in the sub-domain both
+	# as read before and after it and as polled just before and just
+	# after the sample (age.subs; the poll's ms are the shell's, a few
+	# tens of ms from member_age's own).  One awk for all samples: a
 	# shell loop forking per sample took 100 s in the KASAN guest.
 	age_count()
 	{
 		sed -n "s/^$1 //p" "$WORK/age.out" | tr ' ' '\n' |
 			awk -F: -v from="$2" -v both="$3" -v s0="$sub0" -v s1="$sub1" \
-				-v seen="$seen" "$AWK_CPUS"'
-			BEGIN { cpus_add(s0, in0); cpus_add(s1, in1); cpus_add(seen, inseen) }
+				-v seen="$seen" -v subs="$WORK/age.subs" "$AWK_CPUS"'
+			BEGIN {
+				cpus_add(s0, in0); cpus_add(s1, in1); cpus_add(seen, inseen)
+				while (both == "and" && (getline line <subs) > 0) {
+					np++
+					split(line, f, " ")
+					pt[np] = f[1] + 0; ps[np] = f[2]
+				}
+			}
+			# Is CPU c in the sub-domains polled at or before ms t and
+			# next?  (None polled: yes, the two reads decide.)
+			function polled(t, c,    i, k) {
+				for (i = 1; i < np && pt[i + 1] <= t; i++)
+					;
+				for (k = i; k <= i + 1 && k <= np; k++)
+					if (!cpus_has(ps[k], c))
+						return 0
+				return 1
+			}
 			NF == 2 && $1 >= from {
 				n++
-				a = ($2 in in0); b = ($2 in in1)
-				if (both == "and" ? a && b : ($2 in inseen))
+				if (both == "and" ? ($2 in in0) && ($2 in in1) && polled($1 + 0, $2) : ($2 in inseen))
 					ins++
 			}
 			END { print ins + 0, n + 0 }'
 	}
-	# After it stopped, only the CPUs reserved throughout count: a CPU
-	# the sub-domain took on meanwhile was free when the task ran there.
+	# After it stopped, only the CPUs reserved around each sample count:
+	# a CPU the sub-domain gave up meanwhile was free when the task ran
+	# there.
 	set -- $(age_count contend 1000 or) $(age_count after 2000 and)
 	diag "member_age in the sub-domain ($sub0, then $sub1; $seen while it contended): contending $1 of $2 samples, after $3 of $4"
 	[ -n "$sub0" ] || errs7="$errs7 no sub-domain when it started;"
@@ -385,6 +414,7 @@ else
 	*"still placed"*)
 		diag "member_age ms:cpu after it stopped:$(sed -n 's/^after//p' "$WORK/age.out")"
 		diag "groups as it stopped: $(tr '\n' ' ' <"$WORK/groups.stopped")"
+		diag "sub-domain polled (ms from the stop, CPUs): $(tr '\n' ';' <"$WORK/age.subs")"
 		diag "groups now: $(tr '\n' ' ' <"$DIR/groups")"
 		;;
 	esac

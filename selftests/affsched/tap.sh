@@ -111,4 +111,9 @@ function cpus_add(list, set,    n, i, r, b, c, w) {
 		w += b[2] - b[1] + 1
 	}
 	return w + 0
+}
+function cpus_has(list, c,    set) {
+	split("", set)
+	cpus_add(list, set)
+	return (c + 0) in set
 }'
