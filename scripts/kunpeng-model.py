@@ -73,11 +73,11 @@ ap.add_argument('--hook-instr', type=float, default=270,
                 'icount: fsdisk-16 on one CPU, 1,163 -> 1,242 instructions per KB with '
                 'tracking alone, about 317 per 4 KB write and its slow path, less 1.25 '
                 'sched_clock() calls of 38)')
-ap.add_argument('--hook-cs-instr', type=float, default=45,
+ap.add_argument('--hook-cs-instr', type=float, default=35,
                 help='of them, inside the critical section, at most (lockcost, icount: the '
-                'inline acquire and release hooks add 22 instructions to an uncontended '
-                'acquisition; a contended one in a placed group adds the 21 of '
-                '__affsched_lock_acquired and its call)')
+                'inline acquire hook adds 14 instructions to an uncontended acquisition '
+                'and release, which has no hook; a contended one in a placed group adds '
+                'the 21 of __affsched_lock_acquired and its call)')
 ap.add_argument('--ghz', type=float, default=2.6, help='core clock, GHz (Kunpeng 920)')
 ap.add_argument('--ipc', type=float, default=1.0,
                 help="instructions per cycle of the hooks' branchy code (assumed)")
