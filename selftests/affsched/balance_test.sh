@@ -281,8 +281,11 @@ else
 	# enable 0's pace in this boot, as a fraction off_calls / off_floor
 	# of the longest normal interval's, bounds what a guest whose ticks
 	# a busy host delays can give: the bar is a quarter of the lower.
+	# A phase with no calls or no time to count gives no pace: the bar
+	# is then the longest normal interval's alone, never vacuous.
 	off_floor=$(lb_floor "" "$off_ms")
 	[ "$off_calls" -lt "$off_floor" ] || off_calls=$off_floor
+	[ "$off_calls" -gt 0 ] || off_calls=1 off_floor=1
 	diag "busy load_balance() calls on the CPUs never reserved: $calls, at the longest normal interval $floor; enable 0 kept $off_calls of its $off_floor"
 	errs=
 	[ $((calls * 4 * off_floor)) -ge $((floor * off_calls)) ] ||
