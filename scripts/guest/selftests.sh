@@ -13,11 +13,20 @@
 # "kcsan" (the data race detector, x86_64) only what exercises the hooks'
 # shared state runs: ctx and fstime with enable 0 and 1, then the groups
 # and placement tests; the host reads the KCSAN reports off the console.
-# The arm64 debug guest leaves out placement, balance and scope: their code
+# The arm64 debug guest leaves out placement and scope: their code
 # is the same on both arches and runs under lockdep and KASAN in the x86_64
 # debug guest; arm64's own paths (the lock hooks with LSE atomics, OSQ,
 # ASID, the static-branch switch) still run there under lockdep.  That
-# saves about 3 minutes of make check.
+# saves about 3 minutes of make check.  Neither debug guest runs balance:
+# its four checks are rates and shares (the hogs' CPU time, busy
+# load_balance() calls), which on those kernels measure the
+# instrumentation and single-threaded TCG's charging of a vCPU's wait to
+# whatever task is current on it (the x86_64 debug guest on a busy host:
+# the hogs got 0.84 to 1.05 of the unreserved CPUs in 8 runs, 4 of them
+# below the bar of 0.9, with those CPUs idle at most 1.7 % of the time).
+# The paths it drives, load balancing beside a held sub-domain with a
+# hog per CPU, run under lockdep and KASAN in placement_test.sh's
+# check 2.  That saves about 2 minutes more.
 
 t=${1:-3}
 variant=${2:-}
@@ -101,7 +110,7 @@ fi
 run groups "$bin/groups_test.sh"
 if [ "$variant" != debug ] || [ "$(uname -m)" != aarch64 ]; then
 	run placement "$bin/placement_test.sh"
-	run balance "$bin/balance_test.sh"
+	[ "$variant" = debug ] || run balance "$bin/balance_test.sh"
 	run scope "$bin/scope_test.sh"
 fi
 # NUMA balancing beside placed groups, where the kernel has it: only the

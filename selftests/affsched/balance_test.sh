@@ -10,7 +10,9 @@
 #      as hand-offs (handoff_spun, handoff_woken), and in that time the
 #      hogs get at least 0.9 of the CPU time that the CPUs outside it
 #      offer (utime + stime of /proc/PID/stat against the unreserved CPUs
-#      times the time, less the test's own sampling, every 0.5 s)
+#      times the time, less the test's own sampling, every 0.5 s); the
+#      log gives the time the unreserved CPUs idled (/proc/stat idle and
+#      iowait), which tells CPUs left idle from time other tasks took
 #   2. periodic load balancing goes on at its pace on the unreserved CPUs,
 #      busy with the hogs: their busy load_balance() calls (schedstat
 #      lb_count for CPU_NOT_IDLE) are at least a quarter of what the
@@ -89,16 +91,30 @@ fi
 above_loads
 
 # One sample, read by a single awk, as each process the sampler starts
-# takes CPU time from the hogs: "MS TICKS CONTENDED NRES SELF LIST", the
-# uptime in ms, the hogs' CPU time (utime + stime), the stats counter
-# contended, the number of reserved CPUs, this shell's CPU time with its
-# waited-for children's (the sampling's, above the loads) and the
-# reserved list ("-" when empty).  CPU times in clock ticks.  $hogstats:
-# the hogs' /proc/PID/stat files.
+# takes CPU time from the hogs: "MS TICKS CONTENDED NRES SELF LIST IDLES
+# IDLE", the uptime in ms, the hogs' CPU time (utime + stime), the stats
+# counter contended, the number of reserved CPUs, this shell's CPU time
+# with its waited-for children's (the sampling's, above the loads), the
+# reserved list ("-" when empty), each CPU's idle and iowait time of
+# /proc/stat as "CPU:TIME,..." and the part of it that the CPUs not in
+# LIST added since IDLES of the sample before, $1.  CPU times in clock
+# ticks.  $hogstats: the hogs' /proc/PID/stat files.
 sample()
 {
-	awk -v res="$DIR/reserved" -v st="$DIR/stats" -v self="/proc/$$/stat" '
+	awk -v res="$DIR/reserved" -v st="$DIR/stats" -v self="/proc/$$/stat" \
+	    -v prev="$1" "$AWK_CPUS"'
+		BEGIN { np = split(prev, p, ",")
+			for (i = 1; i <= np; i++) {
+				split(p[i], b, ":")
+				before[b[1]] = b[2]
+			} }
 		FILENAME == "/proc/uptime" { t = int($1 * 1000); next }
+		FILENAME == "/proc/stat" { if ($1 !~ /^cpu[0-9]/) next
+			cp = substr($1, 4)
+			now[cp] = $5 + $6
+			idles = idles (idles == "" ? "" : ",") cp ":" \
+				sprintf("%.0f", now[cp])
+			next }
 		FILENAME == res { r = $0
 			k = split($0, a, ",")
 			for (i = 1; i <= k; i++)
@@ -108,8 +124,14 @@ sample()
 		FILENAME == st { if ($1 == "contended") c = $2; next }
 		FILENAME == self { me = $14 + $15 + $16 + $17; next }
 		{ ticks += $14 + $15 }
-		END { print t, ticks + 0, c + 0, n + 0, me + 0, (r == "" ? "-" : r) }
-	' /proc/uptime "$DIR/reserved" "$DIR/stats" "/proc/$$/stat" $hogstats
+		END { cpus_add(r, inr)
+			for (cp in now)
+				if (!(cp in inr) && (cp in before))
+					idle += now[cp] - before[cp]
+			print t, ticks + 0, c + 0, n + 0, me + 0,
+				(r == "" ? "-" : r), idles, idle + 0 }
+	' /proc/uptime "$DIR/reserved" "$DIR/stats" "/proc/$$/stat" /proc/stat \
+		$hogstats
 }
 # Busy load_balance() calls (lb_count of CPU_NOT_IDLE) of each CPU, summed
 # over its domains, as "cpuN COUNT" lines; schedstat version 15 domain
@@ -161,7 +183,8 @@ lb_floor()
 # contended with a sub-domain held for $SECS / 2 s too, $SECS x 5 s at
 # most.  Sets cpu (hog ticks) and offered (ticks the unreserved CPUs
 # offered, their number times the time, less the sampling's own CPU
-# time), counted over every interval or, with held, over the intervals
+# time) and idle (ticks they spent idle), counted over every interval
+# or, with held, over the intervals
 # that follow 2 s of settled ones and are settled themselves: the copies
 # contend (the stats counter contended grows by $COPIES at least) and
 # the same CPUs, some, are reserved at both ends.  So left out: the read
@@ -179,15 +202,15 @@ measure()
 	sp0=$(counter handoff_spun) wk0=$(counter handoff_woken)
 	# shellcheck disable=SC2046
 	set -- "$1" $(sample)
-	t0=$2 t=$2 c=$3 k=$4 me=$6 list=$7 span=${7#-}
-	cpu=0 offered_ms=0 self=0 held_ms=0 settled=0
+	t0=$2 t=$2 c=$3 k=$4 me=$6 list=$7 span=${7#-} idles=$8
+	cpu=0 idle=0 offered_ms=0 self=0 held_ms=0 settled=0
 	while [ $((t - t0)) -lt $((SECS * 1000)) ] ||
 	      { [ "$1" = held ] && [ $held_ms -lt $((SECS * 500)) ] &&
 		[ $((t - t0)) -lt $((SECS * 5000)) ]; }; do
 		sleep 0.5
 		# The sampler runs late under load: weigh by the time passed.
 		# shellcheck disable=SC2046
-		set -- "$1" $(sample)
+		set -- "$1" $(sample "$idles")
 		[ "$7" != - ] && span="$span,$7"
 		if [ "$7" != - ] && [ "$7" = "$list" ] &&
 		   [ $(($4 - k)) -ge $COPIES ]; then
@@ -197,11 +220,12 @@ measure()
 		fi
 		if [ "$1" != held ] || [ $settled -gt 2000 ]; then
 			cpu=$((cpu + $3 - c))
+			idle=$((idle + $9))
 			offered_ms=$((offered_ms + (ncpu - $5) * ($2 - t)))
 			self=$((self + $6 - me))
 			held_ms=$((held_ms + $2 - t))
 		fi
-		t=$2 c=$3 k=$4 me=$6 list=$7
+		t=$2 c=$3 k=$4 me=$6 list=$7 idles=$8
 	done
 	lb_sample >"$WORK/lb1"
 	calls=$(lb_calls "$span" "$WORK/lb0" "$WORK/lb1")
@@ -241,8 +265,8 @@ for p in $hogs; do hogstats="$hogstats /proc/$p/stat"; done
 sleep 4
 
 measure
-off_calls=$calls off_cpu=$cpu off_offered=$offered off_ms=$elapsed_ms
-diag "enable 0: ${off_ms} ms: hogs $off_cpu of $off_offered ticks offered; $off_calls load_balance() calls"
+off_calls=$calls off_ms=$elapsed_ms
+diag "enable 0: ${off_ms} ms: hogs $cpu of $offered ticks offered, $idle idle; $off_calls load_balance() calls"
 
 end_load fstime
 echo 1 >"$DIR/enable"
@@ -259,11 +283,11 @@ if [ -z "$placed" ]; then
 	diag "no sub-domain within 30 s: $(tr '\n' ';' <"$DIR/groups")"
 	diag "fstime copies running: $(grep -lx fstime /proc/[0-9]*/comm 2>/dev/null | wc -l); log: $(tail -n 3 "$WORK/on.log" | tr '\n' ' ')"
 	diag "stats: $(grep -E '^(contended|group_create|group_join|group_full) ' "$DIR/stats" | tr '\n' ' ')"
-	cpu=0 offered=1 calls=0 refused=0 span= elapsed_ms=1 held_ms=0 spun=0 woken=0
+	cpu=0 offered=1 idle=0 calls=0 refused=0 span= elapsed_ms=1 held_ms=0 spun=0 woken=0
 else
 	measure held
 fi
-diag "enable 1: ${elapsed_ms} ms, ${held_ms} ms contended with a sub-domain, reserved $span; hogs $cpu of $offered ticks offered; $calls load_balance() calls; $refused refused; hand-offs in the placed group: $spun to spinners, $woken woke a sleeper"
+diag "enable 1: ${elapsed_ms} ms, ${held_ms} ms contended with a sub-domain, reserved $span; hogs $cpu of $offered ticks offered, $idle idle; $calls load_balance() calls; $refused refused; hand-offs in the placed group: $spun to spinners, $woken woke a sleeper"
 
 errs=
 [ -n "$placed" ] || errs="nothing placed;"
