@@ -10,10 +10,17 @@
 # For each prefix, in a worktree of $KSRC (build/linux-prefix, so that the
 # main tree and its object directories are left alone and the job can run
 # beside them), the guest kernel is configured and the directories that
-# hold the C files the whole series touches (kernel/sched/,
-# kernel/locking/, and arch/ARCH/ ones) are built with W=1.  One object
-# directory (build/obj/prefix-ARCH) serves every prefix, so each prefix
-# compiles only what its patch changed and what includes it.
+# hold the C files the prefix touches (kernel/sched/, then
+# kernel/locking/ and arch/ARCH/ ones from the first patch that changes
+# a C file there) are built with W=1.  One object directory
+# (build/obj/prefix-ARCH) serves every prefix, so each prefix compiles
+# only what its patch changed and what includes it.  A directory the
+# prefix does not touch is not compiled: a header change reaches all of
+# the kernel, of which the touched directories are only a sample, and
+# the tip builds every directory of both arches.  (Compiling arch/ARCH/
+# from the first prefix on rebuilt it whole twice before the first patch
+# that changes it: for the series' first patch and for its change of
+# include/linux/sched.h.)
 #
 # What this does not see is the link: a prefix that calls a function only
 # a later patch defines compiles and fails only when linked.  check.sh
@@ -47,17 +54,20 @@ else
 	git -C "$KSRC" worktree add -q --detach "$wt" "$BASE_TAG"
 fi
 
-# Generic directories, and this arch's own, whose C files the series adds
-# or changes.
-mapfile -t dirs < <(git -C "$KSRC" diff --name-only "$BASE_TAG..$tip" -- '*.c' |
-	xargs -r -n 1 dirname | sort -u |
-	awk -v a="arch/$karch" '$0 !~ /^arch\// || index($0 "/", a "/") == 1 { print $0 "/" }')
-[ ${#dirs[@]} -gt 0 ] || die "the series touches no C file"
-echo "directories: ${dirs[*]}"
+# touched REV: generic directories, and this arch's own, whose C files
+# the base..REV adds or changes, one per line
+touched() {
+	git -C "$KSRC" diff --name-only "$BASE_TAG..$1" -- '*.c' |
+		xargs -r -n 1 dirname | sort -u |
+		awk -v a="arch/$karch" '$0 !~ /^arch\// || index($0 "/", a "/") == 1 { print $0 "/" }'
+}
+[ -n "$(touched "$tip")" ] || die "the series touches no C file"
+echo "directories: $(touched "$tip" | tr '\n' ' ')"
 
 for ((k = 1; k <= total; k++)); do
 	c=$(git -C "$KSRC" rev-parse "$tip~$((total - k))")
 	git -C "$wt" checkout -q --detach "$c"
+	mapfile -t dirs < <(touched "$c")
 	echo "== prefix $k/$total: $(git -C "$wt" log -1 --format=%s)"
 	s=$SECONDS
 	# Configure (the prefix's own Kconfig: options later patches add are
@@ -72,8 +82,10 @@ for ((k = 1; k <= total; k++)); do
 	# base); here a prefix must compile.
 	if [ $link = 1 ]; then
 		set -- all
-	else
+	elif [ ${#dirs[@]} -gt 0 ]; then
 		set -- W=1 "${dirs[@]}"
+	else
+		set -- prepare
 	fi
 	if ! make -s -C "$wt" O="$obj" ARCH="$karch" CROSS_COMPILE="$cross" -j"$JOBS" "$@" \
 		>"$obj.log" 2>&1; then
@@ -84,7 +96,7 @@ for ((k = 1; k <= total; k++)); do
 	if [ $link = 1 ]; then
 		echo "   built and linked in $((SECONDS - s)) s"
 	else
-		echo "   compiled in $((SECONDS - s)) s, $(grep -c ': warning:' "$obj.log" || true) W=1 warnings"
+		echo "   compiled ${dirs[*]:-nothing} in $((SECONDS - s)) s, $(grep -c ': warning:' "$obj.log" || true) W=1 warnings"
 	fi
 done
 echo "all $total prefixes build $([ $link = 1 ] && echo "and link" || echo "their objects") for $arch"
