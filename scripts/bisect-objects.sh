@@ -61,8 +61,9 @@ touched() {
 		xargs -r -n 1 dirname | sort -u |
 		awk -v a="arch/$karch" '$0 !~ /^arch\// || index($0 "/", a "/") == 1 { print $0 "/" }'
 }
-[ -n "$(touched "$tip")" ] || die "the series touches no C file"
-echo "directories: $(touched "$tip" | tr '\n' ' ')"
+all_dirs=$(touched "$tip" | tr '\n' ' ')
+[ -n "$all_dirs" ] || die "the series touches no C file"
+echo "directories: $all_dirs"
 
 for ((k = 1; k <= total; k++)); do
 	c=$(git -C "$KSRC" rev-parse "$tip~$((total - k))")

@@ -115,16 +115,11 @@ sample()
 			idles = idles (idles == "" ? "" : ",") cp ":" \
 				sprintf("%.0f", now[cp])
 			next }
-		FILENAME == res { r = $0
-			k = split($0, a, ",")
-			for (i = 1; i <= k; i++)
-				if (split(a[i], b, "-") > 1) n += b[2] - b[1] + 1
-				else if (a[i] != "") n++
-			next }
+		FILENAME == res { r = $0; next }
 		FILENAME == st { if ($1 == "contended") c = $2; next }
 		FILENAME == self { me = $14 + $15 + $16 + $17; next }
 		{ ticks += $14 + $15 }
-		END { cpus_add(r, inr)
+		END { n = cpus_add(r, inr)
 			for (cp in now)
 				if (!(cp in inr) && (cp in before))
 					idle += now[cp] - before[cp]
