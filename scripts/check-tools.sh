@@ -18,7 +18,8 @@
 #           affsched_ spellings and a trace.dat (through trace-cmd report)
 #           give the same; error exits.
 #   bench:  bench-table.py --png draws testdata/bench-sample.out, in bench
-#           and demo mode, and leaves the table as it was; error exits.
+#           and demo mode, and leaves the table as it was; error exits;
+#           demo.sh and guest/bench.sh refuse bad load durations.
 #   top:    scripts/affsched-top against testdata/debugfs-snapshot/: a
 #           sample, counter rates, and its errors (debugfs not mounted,
 #           module not loaded, permission denied, bad arguments).
@@ -280,6 +281,18 @@ check "bench-table.py adds CPU shares and kernel hot spots per unit of work (PRO
 	echo "$out" | grep -Eq "^ +\(all kernel ticks\) +200 +180 +1\.80$"' _ "$bt"
 check "demo.sh (make demo, bench, overhead) writes build/MODE-ARCH.png with --png and prints its path" \
 	grep_in "$s/demo.sh" 'bench-table\.py.* --png "\$png"' 'echo "picture: \$png"' 'png=\$BUILD/\$mode-\$arch\.png'
+check "demo.sh refuses a load duration that is not a positive integer, before any build" \
+	bash -c 'for e in FILE_SECONDS=0 CTX_SECONDS=x SHELL_SECONDS=-1 SECONDS_PER_LOAD=1.5; do
+		out=$(env "$e" AFFSCHED_BUILD=/nonexistent "$1" 2>&1) && exit 1
+		echo "$out" | grep -q "must be a positive integer" || { echo "$e: $out"; exit 1; }
+		[ ! -e /nonexistent ] || exit 1
+	done' _ "$s/demo.sh"
+check "guest/bench.sh takes N or CTX,SHELL,FILE seconds and refuses others (exit 2)" \
+	bash -c 'for a in 10,60 10,,30 0,60,30 5,60,3x; do
+		out=$(sh "$1" 1 "$a" 2>&1); st=$?
+		[ $st -eq 2 ] && echo "$out" | grep -q "SECONDS must be N or CTX,SHELL,FILE" ||
+			{ echo "$a: exit $st: $out"; exit 1; }
+	done' _ "$s/guest/bench.sh"
 
 # --- samples recorded in the arm64 guest (scripts/capture-samples.sh) -------
 rec=$data/recorded

@@ -43,8 +43,12 @@
 # count; cache and interconnect costs are not modelled at all.
 #
 # Environment: ARCH (arm64; x86_64 runs 2 nodes x 4 cores, x86 guests have
-# no clusters), ROUNDS (3), SECONDS_PER_LOAD (5: the copy pass of the file
-# tests, the run of the others), CTX_COPIES (4), FILE_COPIES (16), KSRC
+# no clusters), ROUNDS (3), UnixBench's durations: CTX_SECONDS (10,
+# context1's run), SHELL_SECONDS (60, shell8's run) and FILE_SECONDS (30,
+# the file tests' copy pass; a new copy pass is a new group to find and
+# place, so a shorter one weighs that start more than UnixBench does),
+# or SECONDS_PER_LOAD for all three at once, OSQ_SECONDS (the OSQ runs'
+# copy pass, SECONDS_PER_LOAD or 5), CTX_COPIES (4), FILE_COPIES (16), KSRC
 # (another base tree, see prepare-base.sh), MODE (demo, bench or overhead),
 # AFFSCHED_ACCEL (run-vm.sh), PROFILE (1: in bench mode, each run's CPU
 # ticks by kind and its kernel hot spots from the tick profiler, booted
@@ -58,7 +62,10 @@ set -euo pipefail
 
 arch=${ARCH:-arm64}
 rounds=${ROUNDS:-3}
-secs=${SECONDS_PER_LOAD:-5}
+secs_ctx=${CTX_SECONDS:-${SECONDS_PER_LOAD:-10}}
+secs_shell=${SHELL_SECONDS:-${SECONDS_PER_LOAD:-60}}
+secs_file=${FILE_SECONDS:-${SECONDS_PER_LOAD:-30}}
+secs_osq=${OSQ_SECONDS:-${SECONDS_PER_LOAD:-5}}
 pairs=${CTX_COPIES:-4}
 copies=${FILE_COPIES:-16}
 mode=${MODE:-demo}
@@ -66,7 +73,7 @@ case "$mode" in
 demo | overhead | bench) ;;
 *) die "MODE must be demo, overhead or bench (got '$mode')" ;;
 esac
-for v in rounds secs pairs copies; do
+for v in rounds secs_ctx secs_shell secs_file secs_osq pairs copies; do
 	[[ "${!v}" =~ ^[1-9][0-9]*$ ]] || die "$v must be a positive integer (got '${!v}')"
 done
 karch "$arch" >/dev/null
@@ -119,34 +126,38 @@ cap=$((1000 * $(nproc) / 8)) # both topologies have 8 CPUs
 [ "$mode" = bench ] || { static=""; cap=""; }
 # In bench mode the OSQ tweaks follow in the same boot (guest/osq-bench.sh)
 # with OSQ_COPIES copies of fstime: their placement-off runs without the
-# spin cap collapse and take 10-30 times SECONDS_PER_LOAD with 16 copies.
+# spin cap collapse and take 10-30 times OSQ_SECONDS with 16 copies.
 # OSQ_COPIES=0 leaves them out.
 osq_copies=${OSQ_COPIES:-8}
 [[ "$osq_copies" =~ ^(0|[1-9][0-9]*)$ ]] || die "OSQ_COPIES must be a non-negative integer (got '$osq_copies')"
 osq_cmd=""
 [ "$mode" != bench ] || [ "$osq_copies" -eq 0 ] ||
-	osq_cmd=" && sh /payload/osq-bench.sh $rounds $secs $osq_copies"
+	osq_cmd=" && sh /payload/osq-bench.sh $rounds $secs_osq $osq_copies"
 nstatic=$(echo "$static" | tr ':' ' ' | wc -w)
 out=$BUILD/$mode-$arch.out
-# Per round and enable state: context1 and shell8 run secs, each file test
-# secs + 19 (UnixBench's settles and the 2 s write and read passes); bench
+# Per round and enable state: context1 and shell8 run their seconds, each
+# file test its copy pass + 19 (UnixBench's settles and the 2 s write and
+# read passes); bench
 # mode adds the capped runs, the sweep (nstatic + 1 per file test), the
 # tracking runs (two for fsdisk, one for the others), hackbench and the
 # OSQ runs; overhead mode the one-CPU fsdisk run and context1-1-beside
 # (its copies' 3 s start and up to 20 s to be placed).  The limit allows
 # 5 times that.
-per=$((2 * secs + 3 * (secs + 19)))
-[ "$mode" != overhead ] || per=$((per + (secs + 19) + (secs + 23)))
+fsecs=$((secs_file + 19))
+per=$((secs_ctx + secs_shell + 3 * fsecs))
+[ "$mode" != overhead ] || per=$((per + fsecs + secs_ctx + 23))
 timeout=$((rounds * 2 * per * 5 + 300))
 if [ "$mode" = bench ]; then
-	timeout=$((timeout + rounds * 5 * (3 * (nstatic + 3) * (secs + 19) + 120)))
+	timeout=$((timeout + rounds * 5 * (3 * (nstatic + 3) * fsecs + 120)))
 fi
-[ -z "$osq_cmd" ] || timeout=$((timeout + rounds * 10 * (secs * 10 + 60)))
+[ -z "$osq_cmd" ] || timeout=$((timeout + rounds * 10 * (secs_osq * 10 + 60)))
 # An instruction-counted guest runs far slower than its own clock.
 [ "${AFFSCHED_ACCEL:-}" != icount ] || timeout=$((rounds * 2 * (per * 8 + 120) + 300))
 est=$((2 * per))
-[ "$mode" != bench ] || est=$((est + 3 * (nstatic + 3) * (secs + 19) + 60))
-log "running ${rounds} rounds of ${secs}s per load (about $((rounds * est / 60 + 1)) min${osq_cmd:+ and the OSQ runs})"
+[ "$mode" != bench ] || est=$((est + 3 * (nstatic + 3) * fsecs + 60))
+secs=$secs_ctx,$secs_shell,$secs_file
+log "running ${rounds} rounds: context1 ${secs_ctx}s, shell8 ${secs_shell}s, file copy pass ${secs_file}s" \
+	"(about $((rounds * est / 60 + 1)) min${osq_cmd:+ and the OSQ runs})"
 set +e
 "$s/run-vm.sh" --arch "$arch" ${variant:+--variant "$variant"} --topology "$topo" --nodes 2 --payload "$payload" \
 	${profile_arg:+--append "$profile_arg"} \

@@ -13,6 +13,9 @@
 # The N copies of a file test creat() and share DIR/dummy0 and DIR/dummy1,
 # as UnixBench 5.1.3 does; each pass is preceded by UnixBench's sync() and
 # sleep()s; the write and read passes run 2 s, the copy pass SECONDS.
+# SECONDS is one duration for every load, or CTX,SHELL,FILE: context1's
+# run, shell8's run and the file tests' copy pass, UnixBench's being
+# 10,60,30.
 # MODE "overhead" runs lockcost first: uncontended 1 KB writes by a
 # member of a two-task group, whose score is writes per second (1e9 /
 # mean ns per write); then lockcost-lone, the same by a group's only
@@ -63,11 +66,27 @@
 # the timer tick (/proc/profile, symbolised with /proc/kallsyms):
 #   BENCH-CPU load=<name> enable=<e> round=<r> user=<ticks> system=<t> idle=<t> ...
 #   BENCH-PROF load=<name> enable=<e> round=<r> ticks=<kernel ticks> <func>=<ticks> ...
+# each CPU's busy ticks (all but idle and iowait) over the run:
+#   BENCH-PERCPU load=<name> enable=<e> round=<r> <cpu>:<ticks> ...
+# and, for every multi-copy file test (static ones too), where the copies
+# are in the middle of the copy pass, 10 samples 0.3 s apart: how many
+# fstime processes sit on each CPU in each state (R running or runnable,
+# S sleeping, D waiting uninterruptibly):
+#   BENCH-WHERE load=<name> round=<r> sample=<i> <cpu>:<state>=<copies> ...
 # With ONLY=<extended regex> only the runs whose name matches run.
 # Usage: bench.sh ROUNDS SECONDS [CTX_COPIES] [FILE_COPIES] [MODE] [STATIC] [CAP]
 
 rounds=${1:-3}
-t=${2:-5}
+secs=${2:-5}
+case $secs in
+*,*,*) tc=${secs%%,*} tf=${secs##*,} ts=${secs#*,} ts=${ts%,*} ;;
+*) tc=$secs ts=$secs tf=$secs ;;
+esac
+for v in "$tc" "$ts" "$tf"; do
+	case $v in
+	'' | *[!0-9]* | 0*) echo "bench.sh: SECONDS must be N or CTX,SHELL,FILE (got '$secs')" >&2; exit 2 ;;
+	esac
+done
 pairs=${3:-4}
 copies=${4:-16}
 mode=${5:-demo}
@@ -116,6 +135,11 @@ prof_report() {
 		{ split("user nice system idle iowait irq softirq steal", k, " ")
 		  s = ""; for (i = 1; i <= 8; i++) s = s " " k[i] "=" $i - a[i]
 		  print "BENCH-CPU load=" l " enable=" e " round=" r s }' "$work/cpu0" -
+	# each CPU's busy ticks (all but idle and iowait)
+	grep '^cpu[0-9]' /proc/stat | awk -v l="$1" -v e="$2" -v r="$3" '
+		NR == FNR { b[$1] = $2 + $3 + $4 + $7 + $8; next }
+		{ s = s " " substr($1, 4) ":" $2 + $3 + $4 + $7 + $8 - b[$1] }
+		END { print "BENCH-PERCPU load=" l " enable=" e " round=" r s }' "$work/percpu0" -
 	[ -r /proc/profile ] || return 0
 	od -An -v -tu4 -w4 /proc/profile | grep -vn '^ *0$' |
 		awk -F: 'NR == 1 && $1 == 1 { step = $2; next } { print ($1 - 2) * step, $2 + 0 }' >"$work/hits"
@@ -153,7 +177,8 @@ one() {
 	context1-* | shell8 | hackbench-*)
 		if [ "$mode" = bench ] && [ "$en" = 1 ]; then
 			# hackbench's runs last about a second
-			gs=$((t / 2))
+			gs=$((tc / 2))
+			[ "$name" != shell8 ] || gs=$((ts / 2))
 			case $name in hackbench-*) gs=0.5 ;; esac
 			sample_groups "$name" "$r" "$gs" >"$work/groups-sample" &
 			gp=$!
@@ -162,6 +187,7 @@ one() {
 	esac
 	if [ -n "${PROFILE:-}" ]; then
 		cpu_ticks >"$work/cpu0"
+		grep '^cpu[0-9]' /proc/stat >"$work/percpu0"
 		[ -w /proc/profile ] && echo >/proc/profile
 	fi
 	"$@" >"$work/out" 2>&1
@@ -211,10 +237,21 @@ one() {
 # test's copy pass: it starts after two settles of 4 s, the write and read
 # passes of 2 s each and a settle of 3 s.
 sample_group() {
-	sleep $((4 + 2 + 4 + 2 + 3 + t / 2))
+	sleep $((4 + 2 + 4 + 2 + 3 + tf / 2))
 	awk -v l="$1" -v r="$2" 'NR > 1 && $2 == "rwsem" && $3 > best { best = $3
 		line = "BENCH-GROUP load=" l " round=" r " members=" $3 " u=" $4 " n=" $5 " cpus=" $8 }
 		END { if (line != "") print line }' $d/groups
+	[ -n "${PROFILE:-}" ] || return 0
+	# where the copies are: CPU and state (R, S, D) of each, 10 samples
+	i=0
+	while [ $i -lt 10 ]; do
+		cat /proc/[0-9]*/stat 2>/dev/null | awk -v l="$1" -v r="$2" -v i=$i '
+			$2 == "(fstime)" { n[$39 ":" $3]++ }
+			END { for (k in n) s = s " " k "=" n[k]
+			      print "BENCH-WHERE load=" l " round=" r " sample=" i s }'
+		sleep 0.3
+		i=$((i + 1))
+	done
 }
 
 # The five groups with the most members, any kind, after $3 seconds:
@@ -232,11 +269,11 @@ file_test() {
 	shift 6
 	skipped "$name" && return
 	sp=
-	if [ "$mode" = bench ] && [ "$en" = 1 ] && [ "$c" -gt 1 ]; then
+	if [ "$mode" = bench ] && { [ "$en" = 1 ] || [ -n "${PROFILE:-}" ]; } && [ "$c" -gt 1 ]; then
 		sample_group "$name" "$r" >"$work/group" &
 		sp=$!
 	fi
-	one "$name" "$en" "$r" "$@" "$bin/fstime" -u -b "$b" -m "$m" -c "$c" -t "$t" -d "$work"
+	one "$name" "$en" "$r" "$@" "$bin/fstime" -u -b "$b" -m "$m" -c "$c" -t "$tf" -d "$work"
 	if [ -n "$sp" ]; then
 		wait "$sp"
 		cat "$work/group"
@@ -321,7 +358,7 @@ beside() {
 	kill -STOP $cps 2>/dev/null
 	echo "# beside: enable $1 round $2 reserved '$(tr -d ' \n' <$d/reserved)'"
 	one context1-1-beside "$1" "$2" taskset -c "$(cat /sys/devices/system/node/node0/cpulist)" \
-		"$bin/ctx" -u -p 1 -t "$t"
+		"$bin/ctx" -u -p 1 -t "$tc"
 	echo "# beside: after the run, reserved '$(tr -d ' \n' <$d/reserved)'"
 	# shellcheck disable=SC2086
 	kill -CONT $cps 2>/dev/null
@@ -333,7 +370,8 @@ beside() {
 }
 
 echo "# guest: $(nproc) CPUs, nodes $(cat /sys/devices/system/node/online)," \
-	"kernel $(uname -r), $rounds rounds of ${t}s per load, mode $mode"
+	"kernel $(uname -r), $rounds rounds, context1 ${tc}s, shell8 ${ts}s," \
+	"copy pass ${tf}s, mode $mode"
 if [ "$mode" = bench ] && ! "$hb/ld.so" --library-path "$hb" "$hb/hackbench" -g 1 -l 1 >/dev/null 2>&1; then
 	echo "# hackbench does not run from $hb: left out"
 	hb=
@@ -346,10 +384,10 @@ while [ $r -le "$rounds" ]; do
 		if [ "$mode" = overhead ]; then
 			one lockcost $en $r "$bin/lockcost" -d "$work"
 			one lockcost-lone $en $r "$bin/lockcost" -l -d "$work"
-			one context1-1cpu $en $r taskset -c 0 "$bin/ctx" -u -p 1 -t "$t"
+			one context1-1cpu $en $r taskset -c 0 "$bin/ctx" -u -p 1 -t "$tc"
 		fi
-		one "context1-${pairs}" $en $r "$bin/ctx" -u -p "$pairs" -t "$t"
-		one shell8 $en $r "$bin/shell_load" -u -c 8 -t "$t" -d "$work/shell"
+		one "context1-${pairs}" $en $r "$bin/ctx" -u -p "$pairs" -t "$tc"
+		one shell8 $en $r "$bin/shell_load" -u -c 8 -t "$ts" -d "$work/shell"
 		[ "$mode" = bench ] && [ -n "$hb" ] && hackbench_all $en $r
 		for ft in $file_tests; do
 			ft_split "$ft"
