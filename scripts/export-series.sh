@@ -27,14 +27,48 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
+# The poster: the placeholder identity of the kernel tree's commits
+# becomes theirs in every From: and Signed-off-by: (see poster_ident in
+# lib.sh).  Other authors (a backport's upstream author) stay.
+POSTER=$(poster_ident)
+[[ "$POSTER" =~ ^[^\<\>]+\ \<[^\<\>\ ]+@[^\<\>\ ]+\>$ ]] ||
+	die "git user.name/user.email give '$POSTER', not 'Name <user@domain>'"
+
+# sign_as DIR: in every DIR/*.patch, the placeholder's From: and
+# Signed-off-by: lines become the poster's.  One line per From: header (b4
+# 0.12's am cannot copy a folded one); a non-ASCII name is RFC 2047-encoded
+# in the header, as git does.
+sign_as() {
+	python3 - "$1" "$PLACEHOLDER_NAME <$PLACEHOLDER_EMAIL>" "$POSTER" <<'PY'
+import email.header, glob, os, re, sys
+d, old, new = sys.argv[1:]
+name, addr = new.rsplit(' <', 1)
+try:
+    name.encode('ascii')
+    hdr = new
+except UnicodeEncodeError:
+    hdr = email.header.Header(name, 'utf-8').encode() + ' <' + addr
+for path in sorted(glob.glob(os.path.join(d, '*.patch'))):
+    s = open(path, encoding='utf-8').read()
+    head, body = s.split('\n\n', 1)
+    head = re.sub(r'^From: ' + re.escape(old.split(' <')[0]) + r'\s+<' +
+                  re.escape(old.split(' <')[1]), 'From: ' + hdr.replace('\\', '\\\\'),
+                  head, flags=re.M)
+    body = body.replace('\nSigned-off-by: ' + old + '\n', '\nSigned-off-by: ' + new + '\n')
+    open(path, 'w', encoding='utf-8').write(head + '\n\n' + body)
+PY
+}
+
 # fmt_patch GIT_DIR OUT_DIR ARGS...: git format-patch with fixed settings,
-# so that the user's git configuration does not leak in.
+# so that the user's git configuration does not leak in, signed by the
+# poster.
 fmt_patch() {
 	local dir=$1 out=$2
 	shift 2
 	git -C "$dir" -c core.abbrev=12 -c diff.renames=true -c format.signature= \
 		-c format.coverFromDescription=message -c format.useAutoBase=false \
 		format-patch -q --zero-commit --no-signature -o "$out" "$@"
+	sign_as "$out"
 }
 
 if [ "${1:-}" = --olk ]; then
@@ -115,7 +149,7 @@ if [ "${1:-}" = --mbox ]; then
 		} >"$tmp/$name.trailers"
 		subject=$(head -n 1 "$cover")
 		date=$(git -C "$KSRC" log -1 --format=%aD "$ref")
-		domain=$(git -C "$KSRC" log -1 --format=%ae "$ref" | sed 's/.*@//')
+		domain=$(echo "$POSTER" | sed 's/.*@//; s/>$//')
 		python3 - "$tmp/$name" "$cover" "$subject" "$date" "$change" "$domain" \
 			"$tmp/$name.trailers" <<'PY'
 import os, re, sys

@@ -11,12 +11,30 @@ BRANCH=affsched
 PATCHES=${PATCHES:-$AFFSCHED_TOP/patches}
 JOBS=${JOBS:-$(nproc)}
 
-# Identity for commits the scripts make in the kernel tree and for the
-# cover letter's From: the one that authors and signs off every patch.
-export GIT_AUTHOR_NAME=${GIT_AUTHOR_NAME:-Seed 4eda1ab2 maintainers}
-export GIT_AUTHOR_EMAIL=${GIT_AUTHOR_EMAIL:-maintainers@users.noreply.a-seed-4eda1ab2.example}
+# The placeholder identity: it authors and signs off the series' own
+# commits in the kernel tree (the scripts commit as it), and
+# export-series.sh replaces it with the poster's identity (poster_ident).
+PLACEHOLDER_NAME="Seed 4eda1ab2 maintainers"
+PLACEHOLDER_EMAIL=maintainers@users.noreply.a-seed-4eda1ab2.example
+export GIT_AUTHOR_NAME=${GIT_AUTHOR_NAME:-$PLACEHOLDER_NAME}
+export GIT_AUTHOR_EMAIL=${GIT_AUTHOR_EMAIL:-$PLACEHOLDER_EMAIL}
 export GIT_COMMITTER_NAME=${GIT_COMMITTER_NAME:-$GIT_AUTHOR_NAME}
 export GIT_COMMITTER_EMAIL=${GIT_COMMITTER_EMAIL:-$GIT_AUTHOR_EMAIL}
+
+# poster_ident: "Name <email>" of whoever exports the series for posting:
+# git's user.name and user.email as configured for this repository (or
+# globally), else the placeholder.  The environment's GIT_AUTHOR_* are not
+# consulted: the lines above set them for the scripts' own commits.
+poster_ident() {
+	local name email
+	name=$(git -C "$AFFSCHED_TOP" config --get user.name 2>/dev/null || true)
+	email=$(git -C "$AFFSCHED_TOP" config --get user.email 2>/dev/null || true)
+	if [ -n "$name" ] && [ -n "$email" ]; then
+		echo "$name <$email>"
+	else
+		echo "$PLACEHOLDER_NAME <$PLACEHOLDER_EMAIL>"
+	fi
+}
 
 die() {
 	echo "${0##*/}: $*" >&2
