@@ -43,98 +43,12 @@
 #endif
 
 /*
- * The kernel interface, looked up with symbol_get() at load time rather than
- * linked: on a kernel without the series the loader would only say "Unknown
- * symbol", while a lookup lets init say what is missing.  (Weak references
- * would do the same on x86_64, but arm64's module loader in 5.10 rejects the
- * GOT relocations they need.)
+ * The kernel interface is linked like any other: the functions exported by
+ * kernel/sched/affsched.c, whose CRCs in Module.symvers (CONFIG_MODVERSIONS)
+ * the loader checks, so that a module built against another version of the
+ * interface is refused ("disagrees about version of symbol") and one loaded
+ * into a kernel without the series fails with "Unknown symbol".
  */
-static struct {
-	typeof(&affsched_api_version) api_version;
-	typeof(&affsched_set_enabled) set_enabled;
-	typeof(&affsched_enabled) enabled;
-	typeof(&affsched_tunable_desc) tunable_desc;
-	typeof(&affsched_tunable_get) tunable_get;
-	typeof(&affsched_tunable_set) tunable_set;
-	typeof(&affsched_stat_name) stat_name;
-	typeof(&affsched_stats_snapshot) stats_snapshot;
-	typeof(&affsched_groups_snapshot) groups_snapshot;
-	typeof(&affsched_reserved_cpus) reserved_cpus;
-	typeof(&affsched_lock_kind_name) lock_kind_name;
-	typeof(&affsched_group_state_name) group_state_name;
-	typeof(&affsched_scope_set) scope_set;
-	typeof(&affsched_scope_get) scope_get;
-} k;
-
-static void affsched_put_interface(void)
-{
-	if (k.api_version)
-		symbol_put(affsched_api_version);
-	if (k.set_enabled)
-		symbol_put(affsched_set_enabled);
-	if (k.enabled)
-		symbol_put(affsched_enabled);
-	if (k.tunable_desc)
-		symbol_put(affsched_tunable_desc);
-	if (k.tunable_get)
-		symbol_put(affsched_tunable_get);
-	if (k.tunable_set)
-		symbol_put(affsched_tunable_set);
-	if (k.stat_name)
-		symbol_put(affsched_stat_name);
-	if (k.stats_snapshot)
-		symbol_put(affsched_stats_snapshot);
-	if (k.groups_snapshot)
-		symbol_put(affsched_groups_snapshot);
-	if (k.reserved_cpus)
-		symbol_put(affsched_reserved_cpus);
-	if (k.lock_kind_name)
-		symbol_put(affsched_lock_kind_name);
-	if (k.group_state_name)
-		symbol_put(affsched_group_state_name);
-	if (k.scope_set)
-		symbol_put(affsched_scope_set);
-	if (k.scope_get)
-		symbol_put(affsched_scope_get);
-	memset(&k, 0, sizeof(k));
-}
-
-static int affsched_get_interface(void)
-{
-	k.api_version = symbol_get(affsched_api_version);
-	if (!k.api_version) {
-		pr_err("the running kernel lacks the affsched series (CONFIG_SCHED_AFFSCHED=y); apply patches/ and rebuild it\n");
-		return -ENODEV;
-	}
-	if (k.api_version() != AFFSCHED_API_VERSION) {
-		pr_err("kernel interface version %d, module built for %d: rebuild the module against the running kernel\n",
-		       k.api_version(), AFFSCHED_API_VERSION);
-		affsched_put_interface();
-		return -EINVAL;
-	}
-	k.set_enabled = symbol_get(affsched_set_enabled);
-	k.enabled = symbol_get(affsched_enabled);
-	k.tunable_desc = symbol_get(affsched_tunable_desc);
-	k.tunable_get = symbol_get(affsched_tunable_get);
-	k.tunable_set = symbol_get(affsched_tunable_set);
-	k.stat_name = symbol_get(affsched_stat_name);
-	k.stats_snapshot = symbol_get(affsched_stats_snapshot);
-	k.groups_snapshot = symbol_get(affsched_groups_snapshot);
-	k.reserved_cpus = symbol_get(affsched_reserved_cpus);
-	k.lock_kind_name = symbol_get(affsched_lock_kind_name);
-	k.group_state_name = symbol_get(affsched_group_state_name);
-	k.scope_set = symbol_get(affsched_scope_set);
-	k.scope_get = symbol_get(affsched_scope_get);
-	if (!k.set_enabled || !k.enabled || !k.tunable_desc || !k.tunable_get ||
-	    !k.tunable_set || !k.stat_name || !k.stats_snapshot ||
-	    !k.groups_snapshot || !k.reserved_cpus || !k.lock_kind_name ||
-	    !k.group_state_name || !k.scope_set || !k.scope_get) {
-		pr_err("the running kernel's affsched interface is incomplete; rebuild kernel and module from one tree\n");
-		affsched_put_interface();
-		return -ENODEV;
-	}
-	return 0;
-}
 
 static struct dentry *affsched_dir;
 
@@ -152,7 +66,7 @@ static ssize_t read_u64(char __user *ubuf, size_t count, loff_t *ppos, u64 val)
 static ssize_t enable_read(struct file *file, char __user *ubuf, size_t count,
 			   loff_t *ppos)
 {
-	return read_u64(ubuf, count, ppos, k.enabled());
+	return read_u64(ubuf, count, ppos, affsched_enabled());
 }
 
 static ssize_t enable_write(struct file *file, const char __user *ubuf,
@@ -166,7 +80,7 @@ static ssize_t enable_write(struct file *file, const char __user *ubuf,
 		return ret;
 	if (val > 1)
 		return -EINVAL;
-	ret = k.set_enabled(val);
+	ret = affsched_set_enabled(val);
 	return ret ? ret : count;
 }
 
@@ -190,7 +104,7 @@ static ssize_t tunable_read(struct file *file, char __user *ubuf, size_t count,
 	u64 val;
 	int ret;
 
-	ret = k.tunable_get(tunable_id(file), &val);
+	ret = affsched_tunable_get(tunable_id(file), &val);
 	if (ret)
 		return ret;
 	return read_u64(ubuf, count, ppos, val);
@@ -205,7 +119,7 @@ static ssize_t tunable_write(struct file *file, const char __user *ubuf,
 	ret = kstrtou64_from_user(ubuf, count, 10, &val);
 	if (ret)
 		return ret;
-	ret = k.tunable_set(tunable_id(file), val);
+	ret = affsched_tunable_set(tunable_id(file), val);
 	return ret ? ret : count;
 }
 
@@ -224,8 +138,8 @@ static int tunables_show(struct seq_file *m, void *v)
 	u64 val;
 
 	seq_puts(m, "name value unit min max default\n");
-	for (i = 0; (d = k.tunable_desc(i)); i++) {
-		if (k.tunable_get(i, &val))
+	for (i = 0; (d = affsched_tunable_desc(i)); i++) {
+		if (affsched_tunable_get(i, &val))
 			continue;
 		seq_printf(m, "%s %llu %s %llu %llu %llu\n", d->name, val,
 			   d->unit, d->min, d->max, d->def);
@@ -240,8 +154,8 @@ static int stats_show(struct seq_file *m, void *v)
 	const char *name;
 	unsigned int i;
 
-	k.stats_snapshot(&st);
-	for (i = 0; i < AFFSCHED_NR_STATS && (name = k.stat_name(i)); i++)
+	affsched_stats_snapshot(&st);
+	for (i = 0; i < AFFSCHED_NR_STATS && (name = affsched_stat_name(i)); i++)
 		seq_printf(m, "%s %llu\n", name, st.val[i]);
 	return 0;
 }
@@ -264,13 +178,13 @@ static int groups_show(struct seq_file *m, void *v)
 	gi = kvmalloc_array(AFFSCHED_MAX_GROUPS, sizeof(*gi), GFP_KERNEL);
 	if (!gi)
 		return -ENOMEM;
-	nr = k.groups_snapshot(gi, AFFSCHED_MAX_GROUPS);
+	nr = affsched_groups_snapshot(gi, AFFSCHED_MAX_GROUPS);
 	seq_puts(m, "id kind members u_permille n windows state cpus uid\n");
 	for (i = 0; i < nr; i++) {
 		seq_printf(m, "%08x %s %u %u %u %u %s ", gi[i].id,
-			   k.lock_kind_name(gi[i].kind), gi[i].members,
+			   affsched_lock_kind_name(gi[i].kind), gi[i].members,
 			   gi[i].u_permille, gi[i].n, gi[i].windows,
-			   k.group_state_name(gi[i].state));
+			   affsched_group_state_name(gi[i].state));
 		if (cpumask_empty(&gi[i].cpus))
 			seq_puts(m, "-");
 		else
@@ -292,7 +206,7 @@ static int reserved_show(struct seq_file *m, void *v)
 
 	if (!zalloc_cpumask_var(&mask, GFP_KERNEL))
 		return -ENOMEM;
-	k.reserved_cpus(mask);
+	affsched_reserved_cpus(mask);
 	seq_printf(m, "%*pbl\n", cpumask_pr_args(mask));
 	free_cpumask_var(mask);
 	return 0;
@@ -317,7 +231,7 @@ static ssize_t scope_read(struct file *file, char __user *ubuf, size_t count,
 	buf = kmalloc(PATH_MAX + 1, GFP_KERNEL);
 	if (!buf)
 		return -ENOMEM;
-	len = k.scope_get(buf, PATH_MAX);
+	len = affsched_scope_get(buf, PATH_MAX);
 	if (len < 0) {
 		kfree(buf);
 		return len;
@@ -341,7 +255,7 @@ static ssize_t scope_write(struct file *file, const char __user *ubuf,
 		return PTR_ERR(buf);
 	if (buf[count - 1] == '\n')
 		buf[count - 1] = '\0';
-	ret = k.scope_set(buf);
+	ret = affsched_scope_set(buf);
 	kfree(buf);
 	return ret ? ret : count;
 }
@@ -359,30 +273,24 @@ static void affsched_restore_defaults(void)
 	const struct affsched_tunable_desc *d;
 	unsigned int i;
 
-	for (i = 0; (d = k.tunable_desc(i)); i++)
-		k.tunable_set(i, d->def);
-	k.scope_set("/");
+	for (i = 0; (d = affsched_tunable_desc(i)); i++)
+		affsched_tunable_set(i, d->def);
+	affsched_scope_set("/");
 }
 
 static int __init affsched_module_init(void)
 {
 	const struct affsched_tunable_desc *d;
 	unsigned int i;
-	int ret;
-
-	ret = affsched_get_interface();
-	if (ret)
-		return ret;
 
 	affsched_dir = debugfs_create_dir("affsched", NULL);
 	if (IS_ERR(affsched_dir)) {
 		pr_err("cannot create the debugfs directory (is debugfs enabled?)\n");
-		affsched_put_interface();
 		return PTR_ERR(affsched_dir);
 	}
 
 	debugfs_create_file("enable", 0600, affsched_dir, NULL, &enable_fops);
-	for (i = 0; (d = k.tunable_desc(i)); i++)
+	for (i = 0; (d = affsched_tunable_desc(i)); i++)
 		debugfs_create_file(d->name, 0600, affsched_dir,
 				    (void *)(uintptr_t)i, &tunable_fops);
 	debugfs_create_file("tunables", 0400, affsched_dir, NULL, &tunables_fops);
@@ -397,7 +305,7 @@ static void __exit affsched_module_exit(void)
 {
 	/* Waits for readers and writers in flight, so nobody re-enables. */
 	debugfs_remove_recursive(affsched_dir);
-	k.set_enabled(false);
+	affsched_set_enabled(false);
 	affsched_restore_defaults();
 }
 

@@ -493,6 +493,11 @@ t "arm64 with affsched off: hooks reach no affsched code, add no calls (objdump)
 	"$AFFSCHED_TOP/scripts/off-cost.sh"
 for a in x86_64 arm64; do
 	t "$a module builds with W=1, no warnings" "$AFFSCHED_TOP/scripts/build-module.sh" "$a"
+	# MODVERSIONS: the module records the CRC of each affsched symbol it
+	# links, which the loader checks against the kernel's.
+	t "$a module carries the CRCs of the affsched symbols it uses (modversions)" bash -c '
+		v=$(modprobe --dump-modversions "$1") && echo "$v" | grep -E " affsched_" &&
+			echo "$v" | grep -qE "^0x[0-9a-f]+[[:space:]]+affsched_set_enabled$"' _ "$BUILD/module/$a/affsched.ko"
 	t "$a selftests build, no warnings" "$AFFSCHED_TOP/scripts/build-selftests.sh" "$a"
 done
 
