@@ -370,6 +370,14 @@ olk_tree_detected() {
 t "a tree with include/linux/kabi.h gets the OLK-5.10 patches, 5.10.223 does not" olk_tree_detected
 t "OLK-5.10 KABI: task_struct changes only reserved slots (unifdef, option off and on)" \
 	"$AFFSCHED_TOP/scripts/kabi-check.sh" olk
+# The same on an older OLK-5.10 state: include/linux/sched.h from before
+# the task relationship feature took KABI_RESERVE(14), in the fixture's.
+olk_old=$AFFSCHED_TOP/testdata/olk-5.10-dbd67bc0c942
+t "series applies to OLK-5.10 at dbd67bc0c942 (older sched.h) with git am, no fuzz" \
+	env OLK_OVERLAY="$olk_old" OLK_TREE="$BUILD/olk-dbd67bc0c942" \
+	"$AFFSCHED_TOP/scripts/olk-apply-check.sh"
+t "OLK-5.10 KABI at dbd67bc0c942: task_struct changes only reserved slots" \
+	env OLK_TREE="$BUILD/olk-dbd67bc0c942" "$AFFSCHED_TOP/scripts/kabi-check.sh" olk
 olk_export_roundtrip() {
 	local tmp
 	tmp=$(mktemp -d)

@@ -89,7 +89,10 @@ if [ "${1:-}" = --olk ]; then
 		[[ "$n" =~ ^[0-9]+$ ]] && [ "$((10#$n))" -ge 1 ] &&
 			[ "$((10#$n))" -le ${#commits[@]} ] ||
 			die "--olk: no patch $n on $olk_branch of $olk_tree (${#commits[@]} commits)"
-		fmt_patch "$olk_tree" "$tmp" --start-number "$((10#$n))" -1 "${commits[$((10#$n - 1))]}"
+		ctx=()
+		[ -z "${OLK_CONTEXT[$((10#$n))]:-}" ] || ctx=("-U${OLK_CONTEXT[$((10#$n))]}")
+		fmt_patch "$olk_tree" "$tmp" "${ctx[@]}" --start-number "$((10#$n))" -1 \
+			"${commits[$((10#$n - 1))]}"
 	done
 	mkdir -p "$PATCHES/$OLK_DIR"
 	rm -f "$PATCHES/$OLK_DIR"/*.patch

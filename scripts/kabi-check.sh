@@ -4,8 +4,8 @@
 # kabi-check.sh olk | size ARCH
 #
 # olk: on the OLK-5.10 tree that scripts/olk-apply-check.sh left in
-#   build/olk (fixture + series), check include/linux/sched.h against the
-#   fixture's own:
+#   build/olk or OLK_TREE (fixture + series), check include/linux/sched.h
+#   against the fixture's own:
 #   - in the body of struct task_struct, every line the series adds or
 #     removes is a KABI_* line, a preprocessor conditional or a comment;
 #   - with CONFIG_SCHED_AFFSCHED off (unifdef), the whole header is the
@@ -34,7 +34,8 @@ task_struct_body() {
 }
 
 check_olk() {
-	local tree=$BUILD/olk h=include/linux/sched.h tmp st=0
+	local tree=${OLK_TREE:-$BUILD/olk} h=include/linux/sched.h tmp st=0
+	[[ "$tree" = /* ]] || tree=$PWD/$tree
 	git -C "$tree" rev-parse -q --verify "refs/tags/$BASE_TAG" >/dev/null 2>&1 ||
 		die "no OLK tree in $tree: run scripts/olk-apply-check.sh first"
 	command -v unifdef >/dev/null || die "unifdef missing (scripts/deps.sh installs it)"

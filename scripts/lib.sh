@@ -185,6 +185,11 @@ base_obj() {
 # patches, listed in patches/olk-5.10/series.  An OLK patch replaces the
 # patch of the same number in patches/series, or is inserted at its number.
 OLK_DIR=olk-5.10
+# Lines of context of an OLK-5.10 patch, by number, where git's 3 would
+# not apply to every OLK-5.10 state that make check checks: patch 4 uses
+# the last reserved slot of task_struct, whose neighbours before it differ
+# between states (testdata/olk-5.10-*/README.md).
+declare -A OLK_CONTEXT=([4]=1)
 SERIES_REF=series
 
 # tree_kind DIR: "olk-5.10" for an openEuler OLK-5.10 tree (it has

@@ -3,6 +3,9 @@
 #
 # olk-apply-check.sh - apply the series, as an openEuler OLK-5.10 tree gets
 # it, to the OLK-5.10 files in ../shared/olk-5.10 (OLK_FIXTURE overrides).
+# OLK_OVERLAY=DIR puts DIR's files (another OLK-5.10 state of some of
+# them, such as testdata/olk-5.10-dbd67bc0c942) in place of the fixture's;
+# OLK_TREE=DIR makes the tree there instead of in build/olk.
 #
 # The fixture holds only the files the series touches that could be read
 # from openEuler's kernel (its README.md gives their commits), so it is
@@ -15,7 +18,8 @@
 # Output: one line per patch; for a patch that does not apply, its name,
 # git's error (file and line of the hunk) and the context git looked for.
 # Exit status: 0 if every patch applied, 1 otherwise, 2 on bad usage.
-# Afterwards build/olk is on branch affsched (base + the applied patches).
+# Afterwards the tree (build/olk) is on branch affsched (base + the applied
+# patches).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -26,7 +30,7 @@ case "${1:-}" in
 	exit 0
 	;;
 *)
-	echo "usage: olk-apply-check.sh (no arguments; OLK_FIXTURE=DIR)" >&2
+	echo "usage: olk-apply-check.sh (no arguments; OLK_FIXTURE=DIR, OLK_OVERLAY=DIR, OLK_TREE=DIR)" >&2
 	exit 2
 	;;
 esac
@@ -35,7 +39,13 @@ fixture=${OLK_FIXTURE:-$AFFSCHED_TOP/../shared/olk-5.10}
 [ -f "$fixture/include/linux/sched.h" ] ||
 	die "no OLK-5.10 fixture at $fixture (set OLK_FIXTURE)"
 fixture=$(cd "$fixture" && pwd)
-tree=$BUILD/olk
+overlay=${OLK_OVERLAY:-}
+if [ -n "$overlay" ]; then
+	[ -d "$overlay" ] || die "OLK_OVERLAY=$overlay is not a directory"
+	overlay=$(cd "$overlay" && pwd)
+fi
+tree=${OLK_TREE:-$BUILD/olk}
+[[ "$tree" = /* ]] || tree=$PWD/$tree
 
 list=$(series_files "$OLK_DIR") || exit 1
 mapfile -t series <<<"$list"
@@ -43,11 +53,15 @@ mapfile -t series <<<"$list"
 rm -rf "$tree"
 mkdir -p "$tree"
 (cd "$fixture" && find . -type f ! -path ./README.md -print0 | cpio -0pdm --quiet "$tree")
+if [ -n "$overlay" ]; then
+	(cd "$overlay" && find . -type f ! -path ./README.md -print0 |
+		cpio -0pdmu --quiet "$tree")
+fi
 cd "$tree"
 git init -q -b "$BRANCH"
 git add -A
 GIT_AUTHOR_DATE="2024-08-10T00:00:00Z" GIT_COMMITTER_DATE="2024-08-10T00:00:00Z" \
-	git commit -q -m "OLK-5.10 files from $fixture"
+	git commit -q -m "OLK-5.10 files from $fixture${overlay:+ and $overlay}"
 git tag "$BASE_TAG"
 
 # files_of PATCH: the paths the patch's diffs modify or delete (not create)
