@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Helpers shared by the affsched selftest programs: strict option
- * parsing, clock readers, EINTR-safe full reads and writes, reaping the
- * copies of a load, reading the module's debugfs file "groups", and the
- * shared-file write load whose hold ratio is known (holdratio, lockcost).
+ * parsing, the SIGALRM and stop-signal flags and their handlers, clock
+ * readers, EINTR-safe full reads and writes, reaping the copies of a load,
+ * reading the module's debugfs file "groups", and the shared-file write
+ * load whose hold ratio is known (holdratio, lockcost).
  */
 #ifndef AFFSCHED_UTIL_H
 #define AFFSCHED_UTIL_H
@@ -11,6 +12,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +22,25 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+/*
+ * A bad command line (a bad option argument, a missing or conflicting
+ * option): print "@prog: ", the message @fmt and a newline, then the
+ * program's @usage, to stderr.  Does not return: exits with status 2.
+ */
+static inline void __attribute__((noreturn, format(printf, 3, 4)))
+usage_error(const char *prog, void (*usage)(FILE *, const char *), const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", prog);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	usage(stderr, prog);
+	exit(2);
+}
 
 /*
  * Parse option -@opt's argument @s as a decimal unsigned integer in
@@ -35,12 +57,9 @@ static inline unsigned int parse_uint(const char *prog, char opt, const char *s,
 
 	errno = 0;
 	v = strtoul(s, &end, 10);
-	if (errno || end == s || *end || s[0] == '-' || v < min || v > max) {
-		fprintf(stderr, "%s: -%c: '%s' is not an integer in [%u, %u]\n",
-			prog, opt, s, min, max);
-		usage(stderr, prog);
-		exit(2);
-	}
+	if (errno || end == s || *end || s[0] == '-' || v < min || v > max)
+		usage_error(prog, usage, "-%c: '%s' is not an integer in [%u, %u]",
+			    opt, s, min, max);
 	return v;
 }
 
@@ -64,11 +83,74 @@ usage_exit(int opt, const char *prog, void (*usage)(FILE *, const char *))
 static inline void no_operands(int argc, char **argv,
 			       void (*usage)(FILE *, const char *))
 {
-	if (optind < argc) {
-		fprintf(stderr, "%s: unexpected argument '%s'\n", argv[0], argv[optind]);
-		usage(stderr, argv[0]);
-		exit(2);
-	}
+	if (optind < argc)
+		usage_error(argv[0], usage, "unexpected argument '%s'", argv[optind]);
+}
+
+/*
+ * Set by on_alarm(), the SIGALRM handler of the timed loads, when the
+ * alarm() that times a copy or a pass goes off; the load polls it.
+ */
+static volatile sig_atomic_t time_up;
+
+/* SIGALRM handler, installed by install_alarm(): sets time_up. */
+static inline void on_alarm(int sig)
+{
+	(void)sig;
+	time_up = 1;
+}
+
+/*
+ * Set by on_interrupt(), installed by set_stop_handlers() for SIGINT,
+ * SIGTERM and SIGHUP, so that a program stops its load and cleans up.
+ */
+static volatile sig_atomic_t interrupted;
+
+/* Stop-signal handler: sets interrupted. */
+static inline void on_interrupt(int sig)
+{
+	(void)sig;
+	interrupted = 1;
+}
+
+/*
+ * Install @fn (a handler, SIG_DFL or SIG_IGN) for @sig with an empty mask
+ * and sa_flags @flags: SA_RESTART as signal() on Linux, or 0 so that a
+ * blocked read(), write() or waitpid() fails with EINTR when it comes.
+ * Return: 0, or -1 with errno set by sigaction().
+ */
+static inline int set_handler(int sig, void (*fn)(int), int flags)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = fn;
+	sa.sa_flags = flags;
+	sigemptyset(&sa.sa_mask);
+	return sigaction(sig, &sa, NULL);
+}
+
+/*
+ * Install on_alarm() for SIGALRM with sa_flags @flags (see set_handler()).
+ * It does not arm the alarm: the caller calls alarm() where its timing
+ * wants it.  Return: 0, or -1 with errno set.
+ */
+static inline int install_alarm(int flags)
+{
+	return set_handler(SIGALRM, on_alarm, flags);
+}
+
+/*
+ * Install @fn for SIGINT, SIGTERM and SIGHUP, in that order, with no
+ * flags: on_interrupt() in a program that cleans up when stopped, SIG_DFL
+ * in its children.  Return: 0, or -1 with errno set at the first failure.
+ */
+static inline int set_stop_handlers(void (*fn)(int))
+{
+	if (set_handler(SIGINT, fn, 0) || set_handler(SIGTERM, fn, 0) ||
+	    set_handler(SIGHUP, fn, 0))
+		return -1;
+	return 0;
 }
 
 /* Current time of clock @clk in nanoseconds. */

@@ -162,15 +162,9 @@ static void kill_all(void)
 			kill(pids[i], SIGKILL);
 }
 
-static void on_alarm(int sig)
-{
-	(void)sig;
-}
-
 int main(int argc, char **argv)
 {
 	unsigned int total, ring, pos, done = 0, corrupt = 0, errors = 0;
-	struct sigaction sa = { .sa_handler = on_alarm };
 	int (*fds)[2];
 	struct rusage ru;
 	int64_t start;
@@ -219,7 +213,8 @@ int main(int argc, char **argv)
 	for (pos = 0; pos < total; pos++)
 		if (pipe(fds[pos]))
 			ksft_exit_fail_msg("pipe: %s\n", strerror(errno));
-	if (sigaction(SIGALRM, &sa, NULL))
+	/* No SA_RESTART: the alarm ends the waitpid() below with EINTR. */
+	if (install_alarm(0))
 		ksft_exit_fail_msg("sigaction: %s\n", strerror(errno));
 
 	start = now_ns();

@@ -72,14 +72,6 @@ static int ub_mode;
 static int cpus[CPU_SETSIZE];
 static int nr_cpus;
 
-static volatile sig_atomic_t time_up;
-
-static void on_alarm(int sig)
-{
-	(void)sig;
-	time_up = 1;
-}
-
 static void usage(FILE *f, const char *prog)
 {
 	fprintf(f,
@@ -256,14 +248,8 @@ out:
  */
 static void setup_signals(int restart)
 {
-	struct sigaction sa;
-
 	signal(SIGPIPE, SIG_IGN);
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_alarm;
-	sa.sa_flags = restart ? SA_RESTART : 0;
-	sigemptyset(&sa.sa_mask);
-	if (sigaction(SIGALRM, &sa, NULL))
+	if (install_alarm(restart ? SA_RESTART : 0))
 		ksft_exit_fail_msg("sigaction: %s\n", strerror(errno));
 }
 

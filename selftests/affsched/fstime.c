@@ -115,14 +115,6 @@ static unsigned long ub_stop_after;	/* -X K: end the copy pass after K blocks */
 static long ub_partial = -1;		/* -X K:P: then one block cut after P bytes */
 static int ub_partial_read;		/* -X K:rP: cut in the read */
 
-static volatile sig_atomic_t time_up;
-
-static void on_alarm(int sig)
-{
-	(void)sig;
-	time_up = 1;
-}
-
 static void usage(FILE *f, const char *prog)
 {
 	fprintf(f,
@@ -215,19 +207,6 @@ struct copy_state {
 	char path[2][PATH_MAX];
 	unsigned char *base, *wbuf, *rbuf, *ebuf;
 };
-
-/* SIGALRM sets time_up; SA_RESTART, as UnixBench's signal() on Linux. */
-static void install_alarm(void)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_alarm;
-	sa.sa_flags = SA_RESTART;
-	sigemptyset(&sa.sa_mask);
-	if (sigaction(SIGALRM, &sa, NULL))
-		ksft_exit_fail_msg("sigaction: %s\n", strerror(errno));
-}
 
 static void start_timer(unsigned int secs)
 {
@@ -1005,7 +984,9 @@ static int ub_main(void)
 		ksft_exit_fail_msg("out of memory\n");
 	if (pipe(res_p))
 		ksft_exit_fail_msg("pipe: %s\n", strerror(errno));
-	install_alarm();
+	/* SIGALRM sets time_up; SA_RESTART, as UnixBench's signal() on Linux. */
+	if (install_alarm(SA_RESTART))
+		ksft_exit_fail_msg("sigaction: %s\n", strerror(errno));
 
 	started = ub_start(pids, res_p);
 	for (c = 0; c < started; c++)
@@ -1040,20 +1021,6 @@ static double baseline(int *exact)
 	return 3960.0;
 }
 
-static void __attribute__((noreturn, format(printf, 2, 3)))
-bad_args(const char *prog, const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "%s: ", prog);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	usage(stderr, prog);
-	exit(2);
-}
-
 /* -X K[:P|:rP] */
 static void parse_cut(const char *prog, const char *s)
 {
@@ -1062,41 +1029,44 @@ static void parse_cut(const char *prog, const char *s)
 
 	errno = 0;
 	if (*p < '0' || *p > '9')
-		bad_args(prog, "-X: '%s' is not K, K:P or K:rP", s);
+		usage_error(prog, usage, "-X: '%s' is not K, K:P or K:rP", s);
 	ub_stop_after = strtoul(p, &end, 10);
 	if (errno || !ub_stop_after || ub_stop_after > UINT32_MAX)
-		bad_args(prog, "-X: K in '%s' is not an integer in [1, %u]", s, UINT32_MAX);
+		usage_error(prog, usage, "-X: K in '%s' is not an integer in [1, %u]", s,
+			    UINT32_MAX);
 	if (!*end)
 		return;
 	if (*end != ':')
-		bad_args(prog, "-X: '%s' is not K, K:P or K:rP", s);
+		usage_error(prog, usage, "-X: '%s' is not K, K:P or K:rP", s);
 	p = end + 1;
 	ub_partial_read = *p == 'r';
 	p += ub_partial_read;
 	if (*p < '0' || *p > '9')
-		bad_args(prog, "-X: '%s' is not K, K:P or K:rP", s);
+		usage_error(prog, usage, "-X: '%s' is not K, K:P or K:rP", s);
 	ub_partial = strtol(p, &end, 10);
 	if (errno || *end || ub_partial > UB_MAX_BUFSIZE)
-		bad_args(prog, "-X: P in '%s' is not an integer below BUFSIZE", s);
+		usage_error(prog, usage, "-X: P in '%s' is not an integer below BUFSIZE", s);
 }
 
 /* What -u accepts: the ranges of UnixBench's fstime. */
 static void check_ub_args(const char *prog)
 {
 	if (shared && ub_per_copy)
-		bad_args(prog, "-s and -p exclude each other");
+		usage_error(prog, usage, "-s and -p exclude each other");
 	if (bufsize < UB_MIN_BUFSIZE || bufsize > UB_MAX_BUFSIZE)
-		bad_args(prog, "-b: with -u BUFSIZE must be in [%u, %u]",
-			 UB_MIN_BUFSIZE, UB_MAX_BUFSIZE);
+		usage_error(prog, usage, "-b: with -u BUFSIZE must be in [%u, %u]",
+			    UB_MIN_BUFSIZE, UB_MAX_BUFSIZE);
 	if (maxblocks > UB_MAX_KB)
-		bad_args(prog, "-m: with -u the file size in KB must be in [1, %u]", UB_MAX_KB);
+		usage_error(prog, usage, "-m: with -u the file size in KB must be in [1, %u]",
+			    UB_MAX_KB);
 	if ((unsigned long)maxblocks * 1024 < bufsize)
-		bad_args(prog, "-m: a file of %u KB holds no block of %u bytes",
-			 maxblocks, bufsize);
+		usage_error(prog, usage, "-m: a file of %u KB holds no block of %u bytes",
+			    maxblocks, bufsize);
 	if (copy_secs > UB_MAX_SECONDS || rw_secs > UB_MAX_SECONDS)
-		bad_args(prog, "-t, -w: with -u SECONDS must be in [1, %u]", UB_MAX_SECONDS);
+		usage_error(prog, usage, "-t, -w: with -u SECONDS must be in [1, %u]",
+			    UB_MAX_SECONDS);
 	if (ub_partial >= (long)bufsize)
-		bad_args(prog, "-X: P must be below BUFSIZE (%u)", bufsize);
+		usage_error(prog, usage, "-X: P must be below BUFSIZE (%u)", bufsize);
 }
 
 static void check_args(const char *prog)
@@ -1108,9 +1078,10 @@ static void check_args(const char *prog)
 		return;
 	}
 	if (ub_per_copy || ub_quick || ub_keep || ub_stop_after)
-		bad_args(prog, "-p, -q, -k and -X need -u");
+		usage_error(prog, usage, "-p, -q, -k and -X need -u");
 	if ((unsigned long long)bufsize * maxblocks > MAX_FILE_SIZE)
-		bad_args(prog, "file of %u blocks of %u bytes is too large", maxblocks, bufsize);
+		usage_error(prog, usage, "file of %u blocks of %u bytes is too large",
+			    maxblocks, bufsize);
 	if (!rw_secs)
 		rw_secs = copy_secs;
 }
@@ -1197,7 +1168,8 @@ int main(int argc, char **argv)
 		ksft_exit_fail_msg("out of memory\n");
 
 	signal(SIGPIPE, SIG_IGN);
-	install_alarm();
+	if (install_alarm(SA_RESTART))
+		ksft_exit_fail_msg("sigaction: %s\n", strerror(errno));
 
 	if (shared) {
 		/* Created once here, so that no copy truncates another's data. */

@@ -125,14 +125,6 @@ static char groups_path[PATH_MAX];
 static char old_enable[2];
 static int enable_changed;
 
-static volatile sig_atomic_t interrupted;
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	interrupted = 1;
-}
-
 static void usage(FILE *f, const char *prog)
 {
 	fprintf(f,
@@ -677,11 +669,8 @@ static void parse_args(int argc, char **argv)
 		}
 	}
 	no_operands(argc, argv, usage);
-	if (!*dir || !*dbgdir) {
-		fprintf(stderr, "%s: empty directory name\n", argv[0]);
-		usage(stderr, argv[0]);
-		exit(2);
-	}
+	if (!*dir || !*dbgdir)
+		usage_error(argv[0], usage, "empty directory name");
 }
 
 static void print_config(void)
@@ -704,7 +693,6 @@ static void print_config(void)
 static struct write_load setup(void)
 {
 	struct write_load ld = { .block = block };
-	struct sigaction sa;
 	struct stat st;
 	char *buf;
 	unsigned int i;
@@ -732,11 +720,7 @@ static struct write_load setup(void)
 	if (atexit(cleanup))
 		ksft_exit_fail_msg("atexit failed\n");
 	signal(SIGPIPE, SIG_IGN);
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	if (sigaction(SIGINT, &sa, NULL) || sigaction(SIGTERM, &sa, NULL) ||
-	    sigaction(SIGHUP, &sa, NULL))
+	if (set_stop_handlers(on_interrupt))
 		ksft_exit_fail_msg("sigaction: %s\n", strerror(errno));
 
 	ld.fd = open(file_path, O_RDWR | O_CREAT | O_EXCL, 0600);

@@ -81,11 +81,8 @@ int main(int argc, char **argv)
 		}
 	}
 	no_operands(argc, argv, usage);
-	if (!file || !contend_ms || !after_ms) {
-		fprintf(stderr, "%s: -f, -c and -a are required\n", argv[0]);
-		usage(stderr, argv[0]);
-		return 2;
-	}
+	if (!file || !contend_ms || !after_ms)
+		usage_error(argv[0], usage, "-f, -c and -a are required");
 	fd = open(file, O_WRONLY);
 	if (fd < 0) {
 		fprintf(stderr, "%s: %s: %s\n", argv[0], file, strerror(errno));

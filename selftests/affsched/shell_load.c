@@ -102,14 +102,6 @@ static int ub_mode;
 static char workdir[PATH_MAX];
 static int created_workdir;
 
-static volatile sig_atomic_t stop;
-
-static void on_stop(int sig)
-{
-	(void)sig;
-	stop = 1;
-}
-
 static void usage(FILE *f, const char *prog)
 {
 	fprintf(f,
@@ -275,7 +267,7 @@ static int run_once(const char *nstr)
 			ksft_print_msg("waitpid: %s\n", strerror(errno));
 			return -1;
 		}
-		if (stop)
+		if (interrupted)
 			kill(-pid, SIGTERM);
 	}
 }
@@ -323,25 +315,6 @@ struct ub_report {
 	int64_t nsec;		/* fork of the looper to the end of its last run */
 	char why[112];
 };
-
-static volatile sig_atomic_t time_up;
-
-static void on_alarm(int sig)
-{
-	(void)sig;
-	time_up = 1;
-}
-
-/* Set @sig's handler; no SA_RESTART, so a blocked wait sees the signal. */
-static void set_handler(int sig, void (*fn)(int))
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = fn;
-	sigemptyset(&sa.sa_mask);
-	sigaction(sig, &sa, NULL);
-}
 
 /*
  * One run: exec multi.sh (its #! line names /bin/sh), stderr to @err_fd;
@@ -414,10 +387,9 @@ ub_looper(unsigned int copy, int64_t t0, const char *nstr, int err_fd, int res_w
 
 	/* Own group, so that the parent can stop it with its runs. */
 	setpgid(0, 0);
-	set_handler(SIGINT, SIG_DFL);
-	set_handler(SIGTERM, SIG_DFL);
-	set_handler(SIGHUP, SIG_DFL);
-	set_handler(SIGALRM, on_alarm);
+	set_stop_handlers(SIG_DFL);
+	/* No SA_RESTART, so that a blocked wait sees the alarm. */
+	install_alarm(0);
 	/* The runs get neither the report pipe nor the stderr file itself. */
 	fcntl(res_w, F_SETFD, FD_CLOEXEC);
 	if (err_fd >= 0)
@@ -487,7 +459,7 @@ static int ub_collect(int fd, struct ub_report *res, unsigned char *seen,
 	for (;;) {
 		n = read(fd, &r, sizeof(r));
 		if (n < 0 && errno == EINTR) {
-			if (stop && !stopped++)
+			if (interrupted && !stopped++)
 				ub_kill(pids, ub_copies, SIGTERM);
 			continue;
 		}
@@ -627,9 +599,7 @@ static int ub_main(void)
 		cleanup();
 		ksft_exit_fail_msg("setting up in %s: %s\n", workdir, strerror(err));
 	}
-	set_handler(SIGINT, on_stop);
-	set_handler(SIGTERM, on_stop);
-	set_handler(SIGHUP, on_stop);
+	set_stop_handlers(on_interrupt);
 
 	started = ub_start(pids, res_p, err_fd);
 	fail = started < ub_copies;
@@ -645,9 +615,10 @@ static int ub_main(void)
 	if (left)
 		ksft_print_msg("%u files of jobs left in %s\n", left, workdir);
 	cleanup();
-	if (fail || left || stop) {
+	if (fail || left || interrupted) {
 		ksft_test_result_fail("shell_load -u: %u copies of multi.sh %u%s\n", ub_copies,
-				      concurrency, stop ? ", interrupted" : ", a run failed");
+				      concurrency,
+				      interrupted ? ", interrupted" : ", a run failed");
 		return ksft_exit_fail();
 	}
 	ksft_test_result_pass("shell_load -u: %u copies of multi.sh %u, no errors\n",
@@ -684,16 +655,10 @@ static const char *parse_args(int argc, char **argv)
 		}
 	}
 	no_operands(argc, argv, usage);
-	if (dir_opt && (!*dir_opt || strlen(dir_opt) >= sizeof(workdir) - 16)) {
-		fprintf(stderr, "%s: -d: bad directory name\n", argv[0]);
-		usage(stderr, argv[0]);
-		exit(2);
-	}
-	if (ub_copies && !ub_mode) {
-		fprintf(stderr, "%s: -n needs -u\n", argv[0]);
-		usage(stderr, argv[0]);
-		exit(2);
-	}
+	if (dir_opt && (!*dir_opt || strlen(dir_opt) >= sizeof(workdir) - 16))
+		usage_error(argv[0], usage, "-d: bad directory name");
+	if (ub_copies && !ub_mode)
+		usage_error(argv[0], usage, "-n needs -u");
 	if (!ub_copies)
 		ub_copies = 1;
 	return dir_opt;
@@ -721,7 +686,6 @@ int main(int argc, char **argv)
 	const char *dir_opt;
 	unsigned long runs = 0;
 	double start, elapsed, score, base, cpu;
-	struct sigaction sa;
 	char nstr[16], how[64];
 	int failed = 0;
 
@@ -745,23 +709,18 @@ int main(int argc, char **argv)
 	}
 
 	/* Interrupted: stop the run in progress and still clean up. */
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_stop;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
+	set_stop_handlers(on_interrupt);
 
 	snprintf(nstr, sizeof(nstr), "%u", concurrency);
 	start = now_sec();
-	while (!stop && now_sec() - start < seconds) {
+	while (!interrupted && now_sec() - start < seconds) {
 		int status = run_once(nstr);
 
 		if (status == 0) {
 			runs++;
 			continue;
 		}
-		if (stop)
+		if (interrupted)
 			break;
 		if (status == -1)
 			snprintf(how, sizeof(how), "could not be started");
@@ -772,7 +731,7 @@ int main(int argc, char **argv)
 		break;
 	}
 	elapsed = now_sec() - start;
-	if (stop) {
+	if (interrupted) {
 		ksft_print_msg("interrupted by a signal\n");
 		failed = 1;
 	}
@@ -795,7 +754,8 @@ int main(int argc, char **argv)
 
 	if (failed || !runs) {
 		ksft_test_result_fail("shell_load: %u-way, %lu runs%s\n", concurrency, runs,
-				      stop ? ", interrupted" : failed ? ", a run failed" : "");
+				      interrupted ? ", interrupted" :
+				      failed ? ", a run failed" : "");
 		return ksft_exit_fail();
 	}
 	ksft_test_result_pass("shell_load: %u-way, %lu runs, none failed\n", concurrency,
