@@ -8,7 +8,7 @@ If the output has OSQ lines (guest/osq-bench.sh, bench mode), a second
 table follows: per load and OSQ configuration, the medians over the rounds
 of the score, the spin time per second of wall time (in CPUs), the
 hand-offs per second, the local share of the hand-offs, and the passed
-(osq_bypass) and capped spinners per second, with the score and spin time
+(osq_numa_pass) and capped spinners per second, with the score and spin time
 as ratios to the "none" configuration.
 
 If it has BENCH-STATS lines (bench and overhead modes), a table shows
@@ -391,7 +391,7 @@ def osq_table():
     print('spin in CPUs (osq_spin_ns per second of wall time):')
     row = '%-18s %-9s %10s %6s %8s %6s %9s %6s %9s %9s %3s'
     print(row % ('load', 'config', 'score', 'unit', '/none', 'spin', 'spin/none',
-                 'local', 'hand-off/s', 'bypass/s', 'n'))
+                 'local', 'hand-off/s', 'passed/s', 'n'))
     print(row % ('', '', '', '', '', 'CPUs', '', 'share', '', 'capped/s', ''))
 
     def per_s(r, f):
@@ -410,7 +410,7 @@ def osq_table():
             hand = [int(r['osq_handoff_local']) + int(r['osq_handoff_remote']) for r in rs]
             share = med([int(r['osq_handoff_local']) / h if h else 0.0 for r, h in zip(rs, hand)])
             hps = med([h / float(r['wall']) for r, h in zip(rs, hand)])
-            byp = med([per_s(r, 'osq_bypass') for r in rs])
+            byp = med([per_s(r, 'osq_numa_pass') for r in rs])
             cap = med([per_s(r, 'spin_capped') for r in rs])
             print('%-18s %-9s %10.0f %6s %8s %6.2f %9s %6.3f %9.0f %9s %3d' %
                   (load, cfg, sc, rs[0]['unit'],

@@ -261,8 +261,8 @@ check "bench-table.py with an unknown option: exit 2" status_msg 2 'unrecognized
 check "bench-table.py adds the OSQ table (guest/osq-bench.sh lines), ratios to 'none'" bash -c '
 	out=$(printf "%s\n" \
 		"BENCH load=shell8 enable=0 round=1 score=100 unit=lpm" \
-		"OSQ load=fstime-8 config=none round=1 score=1000 unit=KBps wall=2 osq_spin_ns=1000000000 osq_handoff_local=10 osq_handoff_remote=30 osq_bypass=4 spin_capped=2" \
-		"OSQ load=fstime-8 config=numa round=1 score=1100 unit=KBps wall=2 osq_spin_ns=800000000 osq_handoff_local=30 osq_handoff_remote=10 osq_bypass=6 spin_capped=0" |
+		"OSQ load=fstime-8 config=none round=1 score=1000 unit=KBps wall=2 osq_spin_ns=1000000000 osq_handoff_local=10 osq_handoff_remote=30 osq_numa_pass=4 spin_capped=2" \
+		"OSQ load=fstime-8 config=numa round=1 score=1100 unit=KBps wall=2 osq_spin_ns=800000000 osq_handoff_local=30 osq_handoff_remote=10 osq_numa_pass=6 spin_capped=0" |
 		python3 "$1") &&
 	echo "$out" | grep -Eq "^fstime-8 +none +1000 +KBps +1\.000 +0\.50 +1\.000 +0\.250 +20 +2/1 +1$" &&
 	echo "$out" | grep -Eq "^fstime-8 +numa +1100 +KBps +1\.100 +0\.40 +0\.800 +0\.750 +20 +3/0 +1$"' _ "$bt"

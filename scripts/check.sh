@@ -361,7 +361,7 @@ olk_tree_detected() {
 	mkdir -p "$d/include/linux"
 	touch "$d/include/linux/kabi.h"
 	[ "$(tree_kind "$d")" = "$OLK_DIR" ] && [ "$(tree_kind "$KSRC")" = 5.10 ] &&
-		series_files "$OLK_DIR" | grep -x "$OLK_DIR/0004-.*" >/dev/null &&
+		series_files "$OLK_DIR" | grep -x "$OLK_DIR/0006-.*" >/dev/null &&
 		! series_files 5.10 | grep "^$OLK_DIR/" >/dev/null
 	st=$?
 	rm -rf "$d"

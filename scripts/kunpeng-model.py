@@ -156,7 +156,7 @@ def x(c, t):
 
 rows = [
     ('base 5.10 (measured)', c0, 0.0),
-    ('+ tracking (sched-affsched 5-8, 16), unplaced', c0, t_spread),
+    ('+ tracking (sched-affsched 5-8), unplaced', c0, t_spread),
     ('+ OSQ hand-off, node-local (locking-osq 2), unplaced', c0 - c_numa_saving, t_spread),
     ('+ placement, spinners in one cluster (9-13)', c_local, t_placed),
     (f'  placement, measured split ({args.spun_share:.3f} spun)', c_split, t_placed),

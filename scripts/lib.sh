@@ -186,10 +186,10 @@ base_obj() {
 # patch of the same number in patches/series, or is inserted at its number.
 OLK_DIR=olk-5.10
 # Lines of context of an OLK-5.10 patch, by number, where git's 3 would
-# not apply to every OLK-5.10 state that make check checks: patch 4 uses
+# not apply to every OLK-5.10 state that make check checks: patch 6 uses
 # the last reserved slot of task_struct, whose neighbours before it differ
 # between states (testdata/olk-5.10-*/README.md).
-declare -A OLK_CONTEXT=([4]=1)
+declare -A OLK_CONTEXT=([6]=1)
 SERIES_REF=series
 
 # tree_kind DIR: "olk-5.10" for an openEuler OLK-5.10 tree (it has

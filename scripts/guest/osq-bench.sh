@@ -2,19 +2,23 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Run inside a bench guest (busybox sh) after bench.sh, in the same
-# boot: the OSQ tweaks (sched-affsched patches 12-13, locking-osq 1-2)
-# one at a time against none, with affsched enabled and placement off (max_reserved 0), so that the
-# loads' spinners spread over both nodes and only the OSQ changes.
+# boot: the OSQ changes (the locking-osq series' osq_lock.prev_cpu, and
+# affsched's osq_numa_bound and spin_cap tunables) one at a time against
+# none, with affsched enabled and placement off (max_reserved 0), so that
+# the loads' spinners spread over both nodes and only the OSQ changes.
 # Configurations, in this order in every round (alternating):
-#   none      osq_prev_cpu 0, osq_numa_bound 0, spin_cap 0
-#   prev_cpu  osq_prev_cpu 1 only
-#   numa      osq_numa_bound 4 only (the default)
+#   none      osq_lock.prev_cpu N, osq_numa_bound 0, spin_cap 0
+#   prev_cpu  osq_lock.prev_cpu Y only (its default)
+#   numa      osq_numa_bound 4 only (the default: the NUMA-aware hand-off
+#             for a group's members)
 #   cap       spin_cap 1024 only (the hold-ratio estimate's n - 1)
 #   all       the three together (spin_cap is off by default)
 #   numa:B    osq_numa_bound B only (B 0..8), for a sweep of the bound
 # Loads: fstime on one shared file (COPIES copies) and shell8.  One line
 # per run: "OSQ load=L config=C round=R score=S unit=U" and the changes of
-# the OSQ counters over the run, for bench-table.py.
+# affsched's OSQ counters and of the OSQ lock events over the run
+# (hand-offs are counted only while the NUMA-aware hand-off is on), for
+# bench-table.py.
 # Usage: osq-bench.sh ROUNDS SECONDS [COPIES [CONFIGS]]
 # CONFIGS is a space-separated subset of the list above (default: all five).
 
@@ -35,21 +39,31 @@ done
 bin=/payload/selftests
 work=/tmp/affsched-osq-bench
 d=/sys/kernel/debug/affsched
+p=/sys/module/osq_lock/parameters
+le=/sys/kernel/debug/lock_event_counts
 mkdir -p "$work"
-stats="osq_handoff_local osq_handoff_remote osq_spin_ns osq_bypass spin_capped"
+stats="osq_handoff_local osq_handoff_remote osq_spin_ns osq_numa_pass spin_capped"
+
+# snapshot: affsched's stats and the OSQ lock events, "name value" lines
+snapshot() {
+	cat $d/stats
+	for e in osq_handoff_local osq_handoff_remote osq_numa_pass; do
+		echo "$e $(cat $le/$e 2>/dev/null || echo 0)"
+	done
+}
 wsecs=$((t < 2 ? t : 2))
 
 config() {
 	case $1 in
-	none) set -- 0 0 0 ;;
-	prev_cpu) set -- 1 0 0 ;;
-	numa) set -- 0 4 0 ;;
-	numa:*) set -- 0 "${1#numa:}" 0 ;;
-	cap) set -- 0 0 1024 ;;
-	all) set -- 1 4 1024 ;;
+	none) set -- N 0 0 ;;
+	prev_cpu) set -- Y 0 0 ;;
+	numa) set -- N 4 0 ;;
+	numa:*) set -- N "${1#numa:}" 0 ;;
+	cap) set -- N 0 1024 ;;
+	all) set -- Y 4 1024 ;;
 	saved) set -- "$pc0" "$nb0" "$sc0" ;;
 	esac
-	echo "$1" >$d/osq_prev_cpu && echo "$2" >$d/osq_numa_bound &&
+	echo "$1" >$p/prev_cpu && echo "$2" >$d/osq_numa_bound &&
 		echo "$3" >$d/spin_cap
 }
 
@@ -57,11 +71,12 @@ one() {
 	load=$1 cfg=$2 r=$3
 	shift 3
 	config "$cfg" || exit 1
-	cat $d/stats >"$work/stats0"
+	snapshot >"$work/stats0"
 	start=$(cat /proc/uptime)
 	"$@" >"$work/out" 2>&1
 	st=$?
 	end=$(cat /proc/uptime)
+	snapshot >"$work/stats1"
 	if [ $st -ne 0 ]; then
 		sed 's/^/  | /' "$work/out"
 		echo "OSQ-FAIL load=$load config=$cfg round=$r status=$st"
@@ -77,10 +92,10 @@ one() {
 		$1 in keep { x = x " " $1 "=" $2 - a[$1] }
 		END { split(secs, e, " ");
 		      printf "OSQ load=%s config=%s round=%s score=%s unit=%s wall=%.1f%s\n",
-			     l, c, r, s, u, e[1] - e[2], x }' "$work/stats0" $d/stats
+			     l, c, r, s, u, e[1] - e[2], x }' "$work/stats0" "$work/stats1"
 }
 
-pc0=$(cat $d/osq_prev_cpu)
+pc0=$(cat $p/prev_cpu)
 nb0=$(cat $d/osq_numa_bound)
 sc0=$(cat $d/spin_cap)
 mr0=$(cat $d/max_reserved)

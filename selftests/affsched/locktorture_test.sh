@@ -5,11 +5,13 @@
 # series touches, rwsem_lock (writers and readers) and mutex_lock
 # (writers), with affsched enabled in two settings:
 #   defaults  every tunable at its default (placement, the NUMA-aware OSQ
-#             hand-off at 4, osq_prev_cpu) and the spin cap on (spin_cap
+#             hand-off for groups at 4) and the spin cap on (spin_cap
 #             1024: n - 1; off by default)
-#   stress    placement and the spin cap off and osq_numa_bound 1, so that
-#             spinners queue on both nodes and new owners pass their turn
-#             as often as the bound allows
+#   stress    placement and the spin cap off and the locking code's
+#             NUMA-aware hand-off on for every OSQ (osq_lock.numa_bound
+#             1; locktorture's kthreads join no group), so that spinners
+#             queue on both nodes and new owners pass their turn as often
+#             as the bound allows
 # Each run must end with "End of test: SUCCESS" and no failed lock
 # operation; the OSQ counters must show spinning.  Meant for a lockdep
 # kernel: the host checks the console for lockdep reports.
@@ -43,24 +45,26 @@ if [ ! -f "$MODDIR/locktorture.ko" ] && ! modprobe -n locktorture 2>/dev/null; t
 	echo "1..0 # SKIP no locktorture module in $MODDIR"
 	exit 4
 fi
-tunables_save spin_cap osq_numa_bound osq_prev_cpu max_reserved
-trap tunables_restore EXIT
+tunables_save spin_cap osq_numa_bound max_reserved
+osq_params_save
+trap 'tunables_restore; osq_params_restore' EXIT
 echo "1..4"
 
 for setting in defaults stress; do
 	tunables_restore
+	osq_params_restore
 	[ $setting = defaults ] && echo 1024 >"$DIR/spin_cap"
 	if [ $setting = stress ]; then
 		echo 0 >"$DIR/max_reserved"
 		echo 0 >"$DIR/spin_cap"
-		echo 1 >"$DIR/osq_numa_bound"
+		echo 1 >"$OSQ_PARAMS/numa_bound"
 	fi
 	echo 1 >"$DIR/enable"
 	for type in rwsem_lock mutex_lock; do
 		readers=
 		[ $type = rwsem_lock ] && readers="nreaders_stress=$READERS"
 		spin0=$(counter osq_spin_ns)
-		byp0=$(counter osq_bypass)
+		byp0=$(lock_event osq_numa_pass)
 		mark="affsched-locktorture-$setting-$type"
 		echo "$mark" >/dev/kmsg
 		errs=
@@ -77,8 +81,8 @@ for setting in defaults stress; do
 		echo "$log" | grep -q 'End of test: FAILURE' && errs="$errs 'End of test: FAILURE';"
 		echo "$log" | grep -E 'Fail: [1-9]|!!!' >/dev/null && errs="$errs a lock operation failed;"
 		spin=$(($(counter osq_spin_ns) - spin0))
-		byp=$(($(counter osq_bypass) - byp0))
-		diag "$setting $type: osq_spin_ns +$spin, osq_bypass +$byp"
+		byp=$(($(lock_event osq_numa_pass) - ${byp0:-0}))
+		diag "$setting $type: osq_spin_ns +$spin, osq_numa_pass +$byp"
 		[ "$spin" -gt 0 ] || errs="$errs no optimistic spinning counted;"
 		result "$errs" "locktorture $type ($WRITERS writers${readers:+, $READERS readers}), $setting: SUCCESS"
 	done

@@ -64,6 +64,27 @@ counter()
 	awk -v n="$1" '$1 == n { print $2 }' "$DIR/stats"
 }
 
+# The locking code's own: OSQ_PARAMS holds the osq_lock parameters
+# (prev_cpu, numa_bound); lock_event NAME prints the lock event counter
+# NAME (CONFIG_LOCK_EVENT_COUNTS), nothing if the kernel has none.
+OSQ_PARAMS=/sys/module/osq_lock/parameters
+LOCK_EVENTS=/sys/kernel/debug/lock_event_counts
+lock_event() { cat "$LOCK_EVENTS/$1" 2>/dev/null; }
+
+# osq_params_save: remember the osq_lock parameters; osq_params_restore
+# writes them back.
+osq_params_saved=
+osq_params_save()
+{
+	osq_params_saved="prev_cpu=$(cat "$OSQ_PARAMS/prev_cpu") numa_bound=$(cat "$OSQ_PARAMS/numa_bound")"
+}
+osq_params_restore()
+{
+	for kv in $osq_params_saved; do
+		echo "${kv#*=}" >"$OSQ_PARAMS/${kv%%=*}"
+	done
+}
+
 # For the tests that sample /proc while loads run.  now_ms: the uptime in
 # ms.  above_loads: raise this shell to nice -10 so that its sampling keeps
 # up.  at_nice0 CMD...: exec CMD back at nice 0; use it in the background
