@@ -414,6 +414,35 @@ kerneldoc_clean() {
 	[ -z "$out" ]
 }
 t "kernel-doc: no new warnings in the series' files and the module" kerneldoc_clean
+# Documentation/scheduler/affsched.rst (no Sphinx here): every
+# ".. kernel-doc:: FILE" directive's :identifiers: each have a comment in
+# FILE, and each :export: FILE documents at least one exported function.
+kerneldoc_directives() {
+	python3 - "$KSRC" <<'PY'
+import re, subprocess, sys
+ksrc = sys.argv[1]
+rst = open(ksrc + '/Documentation/scheduler/affsched.rst').read()
+bad = 0
+for m in re.finditer(r'^\.\. kernel-doc:: (\S+)\n((?:   .*\n|\s*\n)*)', rst, re.M):
+    f, opts = m.group(1), m.group(2)
+    o = re.search(r':identifiers:((?:.*\n)(?:\s{10,}.*\n)*)', opts)
+    if o:
+        for ident in o.group(1).split():
+            out = subprocess.run(['perl', 'scripts/kernel-doc', '-rst', '-function', ident, f],
+                                 cwd=ksrc, capture_output=True, text=True).stdout
+            ok = '.. c:' in out
+            print('%-4s %s: %s' % ('ok' if ok else 'FAIL', f, ident))
+            bad |= not ok
+    if ':export:' in opts:
+        out = subprocess.run(['perl', 'scripts/kernel-doc', '-rst', '-export', f],
+                             cwd=ksrc, capture_output=True, text=True).stdout
+        n = out.count('.. c:function::')
+        print('%-4s %s: %d exported function(s)' % ('ok' if n else 'FAIL', f, n))
+        bad |= not n
+sys.exit(bad)
+PY
+}
+t "Documentation/scheduler/affsched.rst: its kernel-doc directives find their comments" kerneldoc_directives
 t "trace-summary.py summarises a sample trace" "$AFFSCHED_TOP/scripts/test-trace-summary.sh"
 t "kcsan-reports.py sorts a sample console's KCSAN reports" "$AFFSCHED_TOP/scripts/test-kcsan-reports.sh"
 # The Kunpeng 920 model's units: one copy's index 4,125 is 2,392,500 KBps
