@@ -6,9 +6,9 @@
 #   make bench   UnixBench loads and hackbench on/off, static confinement,
 #                the OSQ runs, then the Kunpeng-like large guest
 #   make overhead  cost of the hold-ratio tracking alone (instruction-counted guest)
-# demo, bench and overhead are scripts/demo.sh in MODE demo, bench and
+# demo, bench and overhead are scripts/bench/demo.sh in MODE demo, bench and
 # overhead (its header has what each runs and the environment it reads);
-# bench then runs scripts/large-guest.sh unless LARGE=0.  Their defaults:
+# bench then runs scripts/bench/large-guest.sh unless LARGE=0.  Their defaults:
 #   demo      ROUNDS=3 and UnixBench's durations (context1 10 s, shell8
 #             60 s, the file tests' copy pass 30 s): about 25 min of guest
 #   bench     ROUNDS=3 CTX_SECONDS=SHELL_SECONDS=5 FILE_SECONDS=30 (UnixBench's
@@ -21,7 +21,7 @@
 #   make kernel ARCH=x86_64|arm64, make module, make selftests
 #   make base, make apply, make export   (the kernel tree and patches/)
 #   make check-models-full  the spin models' larger configurations too
-#                (make check runs the claims: scripts/check-models.sh)
+#                (make check runs the claims: scripts/check/check-models.sh)
 #   make bisect-link  every prefix of the series builds and links a whole
 #                ARCH kernel (make check compiles each prefix's objects and
 #                links only the series' ends)
@@ -30,54 +30,54 @@ ARCH ?= arm64
 RPM_ARCH ?= x86_64
 
 demo:
-	scripts/demo.sh
+	scripts/bench/demo.sh
 
 check:
-	scripts/check.sh
+	scripts/check/check.sh
 
 bench:
 	MODE=bench ROUNDS=$${ROUNDS:-3} CTX_SECONDS=$${CTX_SECONDS:-$${SECONDS_PER_LOAD:-5}} \
 		SHELL_SECONDS=$${SHELL_SECONDS:-$${SECONDS_PER_LOAD:-5}} \
-		CTX_COPIES=$${CTX_COPIES:-8} scripts/demo.sh; st=$$?; \
-	if [ "$${LARGE:-1}" != 0 ]; then echo; scripts/large-guest.sh || st=1; fi; \
+		CTX_COPIES=$${CTX_COPIES:-8} scripts/bench/demo.sh; st=$$?; \
+	if [ "$${LARGE:-1}" != 0 ]; then echo; scripts/bench/large-guest.sh || st=1; fi; \
 	exit $$st
 
 overhead:
 	MODE=overhead ROUNDS=$${ROUNDS:-5} SECONDS_PER_LOAD=$${SECONDS_PER_LOAD:-2} \
-		AFFSCHED_ACCEL=$${AFFSCHED_ACCEL:-icount} scripts/demo.sh
+		AFFSCHED_ACCEL=$${AFFSCHED_ACCEL:-icount} scripts/bench/demo.sh
 
 # The kernel tree is built first only if it is not there yet.
 rpm:
-	scripts/deps.sh
+	scripts/build/deps.sh
 	test -f $${AFFSCHED_BUILD:-build}/obj/$(RPM_ARCH)/Module.symvers || \
 		$(MAKE) kernel ARCH=$(RPM_ARCH)
-	scripts/build-rpm.sh $(RPM_ARCH)
+	scripts/tools/build-rpm.sh $(RPM_ARCH)
 
 base:
-	scripts/deps.sh
-	scripts/prepare-base.sh
+	scripts/build/deps.sh
+	scripts/build/prepare-base.sh
 
 apply: base
-	scripts/apply-series.sh
+	scripts/build/apply-series.sh
 
 export:
-	scripts/export-series.sh
+	scripts/build/export-series.sh
 
 kernel: apply
-	scripts/build-kernel.sh $(ARCH)
+	scripts/build/build-kernel.sh $(ARCH)
 
 module: kernel
-	scripts/build-module.sh $(ARCH)
+	scripts/build/build-module.sh $(ARCH)
 
 selftests: apply
-	scripts/build-selftests.sh $(ARCH)
+	scripts/build/build-selftests.sh $(ARCH)
 
 check-models-full:
-	scripts/deps.sh
-	scripts/check-models.sh --full
+	scripts/build/deps.sh
+	scripts/check/check-models.sh --full
 
 bisect-link: apply
-	scripts/bisect-objects.sh --link $(ARCH)
+	scripts/check/bisect-objects.sh --link $(ARCH)
 
 clean:
 	rm -rf build

@@ -146,7 +146,7 @@ apt_download() {
 # module for ARCH (and VARIANT, see build-kernel.sh) and the selftests for
 # ARCH (their output goes to the build logs, not to stdout).
 build_guest() {
-	local s=$AFFSCHED_TOP/scripts
+	local s=$AFFSCHED_TOP/scripts/build
 	"$s/deps.sh"
 	"$s/prepare-base.sh"
 	"$s/apply-series.sh"
@@ -168,7 +168,7 @@ base_obj() {
 		git -C "$base" checkout -q --detach "$BASE_TAG" >&2
 	fi
 	KSRC=$base AFFSCHED_OBJ=$bobj AFFSCHED_ALLOW_MISSING=1 AFFSCHED_PREPARE_ONLY=1 \
-		"$AFFSCHED_TOP/scripts/build-kernel.sh" "$1" >/dev/null
+		"$AFFSCHED_TOP/scripts/build/build-kernel.sh" "$1" >/dev/null
 	echo "$bobj"
 }
 
@@ -178,7 +178,7 @@ base_obj() {
 # starts each series' part of the list (CHANGE-ID is b4's; a PREREQUISITE
 # is a series that must be applied first), and patches/NAME/ holds its
 # cover letter.  In the kernel tree branch series/NAME ends at NAME's last
-# patch.  scripts/export-series.sh --mbox makes the postable mboxes.
+# patch.  scripts/build/export-series.sh --mbox makes the postable mboxes.
 #
 # The series have one text for both trees, except where a tree needs its
 # own: patches/olk-5.10/ holds the openEuler OLK-5.10 versions of such

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# Run inside a guest (busybox sh) from /payload by scripts/capture-samples.sh:
+# Run inside a guest (busybox sh) from /payload by scripts/bench/capture-samples.sh:
 # record what affsched does with fstime on one shared file (COPIES copies,
 # SECONDS s) with enable at 1, for the recorded samples of check-tools.sh
 # and the pictures in Documentation/images/.
