@@ -43,6 +43,7 @@ wt=$BUILD/linux-prefix
 obj=$BUILD/obj/prefix-$arch
 [ $link = 0 ] || obj=$obj-link
 
+mkdir -p "$(dirname "$obj")"
 tip=$(git -C "$KSRC" rev-parse "$BRANCH")
 total=$(git -C "$KSRC" rev-list --count "$BASE_TAG..$tip")
 [ "$total" -gt 0 ] || die "no patch on $BRANCH above $BASE_TAG"

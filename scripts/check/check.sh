@@ -533,7 +533,7 @@ for a in x86_64 arm64; do
 	# MODVERSIONS: the module records the CRC of each affsched symbol it
 	# links, which the loader checks against the kernel's.
 	t "$a module carries the CRCs of the affsched symbols it uses (modversions)" bash -c '
-		v=$(modprobe --dump-modversions "$1") && echo "$v" | grep -E " affsched_" &&
+		v=$(modprobe --dump-modversions "$1") && echo "$v" | grep -E "[[:space:]]affsched_" &&
 			echo "$v" | grep -qE "^0x[0-9a-f]+[[:space:]]+affsched_set_enabled$"' _ "$BUILD/module/$a/affsched.ko"
 	t "$a selftests build, no warnings" "$AFFSCHED_TOP/scripts/build/build-selftests.sh" "$a"
 done

@@ -11,7 +11,7 @@
 # signature git names in the hunk header, with the locals OLK-5.10's
 # function has (int ret, int dst_cpu) and a stand-in for fair.c's private
 # struct lb_env; the file includes kernel/sched/sched.h and
-# <linux/sched/affsched.h>, as fair.c does, and is compiled as
+# kernel/sched/affsched.h, as fair.c does, and is compiled as
 # an external module object against build/obj/ARCH (x86_64 by default),
 # which has the series applied and CONFIG_SCHED_AFFSCHED on, with -Werror.
 #
@@ -44,7 +44,7 @@ c = ['// SPDX-License-Identifier: GPL-2.0',
      '#undef MODULE',
      '#include "sched.h"',
      '/* fair.c includes this one itself, after "pelt.h" */',
-     '#include <linux/sched/affsched.h>',
+     '#include "affsched.h"',
      '',
      '/* fair.c\'s private load-balancing environment, as far as the hunks use it */',
      'struct lb_env { int src_cpu; int dst_cpu; };',
