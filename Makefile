@@ -21,7 +21,7 @@
 #   make kernel ARCH=x86_64|arm64, make module, make selftests
 #   make base, make apply, make export   (the kernel tree and patches/)
 #   make check-models-full  the spin models' larger configurations too
-#                (make check runs the claims: scripts/check/check-models.sh)
+#                (make check runs the claims: scripts/check/models-check.sh)
 #   make bisect-link  every prefix of the series builds and links a whole
 #                ARCH kernel (make check compiles each prefix's objects and
 #                links only the series' ends)
@@ -74,7 +74,7 @@ selftests: apply
 
 check-models-full:
 	scripts/build/deps.sh
-	scripts/check/check-models.sh --full
+	scripts/check/models-check.sh --full
 
 bisect-link: apply
 	scripts/check/bisect-objects.sh --link $(ARCH)

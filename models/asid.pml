@@ -16,7 +16,7 @@
  * roll over.  After its last switch a CPU keeps running its mm in user
  * space, and the properties keep being checked.
  *
- * Run by scripts/check/check-models.sh; models/README.md lists the properties,
+ * Run by scripts/check/models-check.sh; models/README.md lists the properties,
  * the bounds, the checks and what is abstracted away.  In short:
  *
  *  - sequential consistency: each step is one load or store of the

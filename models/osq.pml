@@ -13,7 +13,7 @@
  * and the spin wait of __osq_lock() may at any time give up, like
  * need_resched() or vcpu_is_preempted() do, and take the unqueue path.
  *
- * Run by scripts/check/check-models.sh; models/README.md lists the properties,
+ * Run by scripts/check/models-check.sh; models/README.md lists the properties,
  * the bounds and what is abstracted away.  In short:
  *
  *  - sequential consistency: each step below is one load or store of
@@ -64,7 +64,7 @@
  *                       yet linked itself is never handed the queue)
  * Store orders that only matter without sequential consistency; spin finds
  * no error with them (a stale node->prev only makes a Step-A wait for a
- * hand-off or for the next Step-C), so scripts/check/check-models.sh does not
+ * hand-off or for the next Step-C), so scripts/check/models-check.sh does not
  * run them; they mark what this model cannot check:
  *   MUT_STEPC_ORDER     unqueue Step-C stores prev->next before next->prev
  *   MUT_QUEUE_ORDER     __osq_lock() stores prev->next before node->prev

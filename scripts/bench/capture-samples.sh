@@ -12,7 +12,7 @@
 #   Documentation/images/timeline-arm64.png               trace-summary.py
 #       --png of that trace
 #
-# check-tools.sh reads the recorded files as well as its hand-written ones.
+# tools-check.sh reads the recorded files as well as its hand-written ones.
 # Builds the arm64 kernel, module and selftests first if needed.
 # COPIES (16) and SECONDS (8) are passed to fstime -c and -t.
 set -euo pipefail

@@ -10,7 +10,7 @@
 #             the OLK-5.10 series applies to ../shared/olk-5.10 with git am
 #             and keeps task_struct's KABI (olk-apply-check.sh, kabi-check.sh)
 #   models:   the OSQ and ASID models' claims checked exhaustively with
-#             spin, planted bugs caught (scripts/check/check-models.sh; the
+#             spin, planted bugs caught (scripts/check/models-check.sh; the
 #             larger configurations in make check-models-full)
 #   builds:   every prefix of the series compiles the directories it
 #             touches (arm64, W=1; scripts/check/bisect-objects.sh), a whole
@@ -280,7 +280,7 @@ t "series applies to the base with git am" "$AFFSCHED_TOP/scripts/build/apply-se
 # the prefix builds need only the tree: they run in the background from
 # here to the guests, on what the foreground leaves idle.
 spin_name="spin: models/osq.pml (OSQ, NUMA hand-off) and models/asid.pml (ASID allocator), mutants caught"
-bg "$spin_name" "$AFFSCHED_TOP/scripts/check/check-models.sh"
+bg "$spin_name" "$AFFSCHED_TOP/scripts/check/models-check.sh"
 prefix_name="every prefix of the series compiles the directories it touches (arm64, W=1)"
 bg "$prefix_name" "$AFFSCHED_TOP/scripts/check/bisect-objects.sh" arm64
 t "every patch signed off by its author and last by one poster, the cover letters' too" one_identity
@@ -541,9 +541,9 @@ done
 stage tools
 # The user tools: the kmod RPM built against the x86_64 tree (rpm -qlp),
 # the trace timeline and bench pictures from recorded samples, affsched-top
-# against a recorded debugfs snapshot (scripts/check/check-tools.sh).
+# against a recorded debugfs snapshot (scripts/check/tools-check.sh).
 t "user tools: kmod RPM, trace timeline and bench PNGs, affsched-top" \
-	"$AFFSCHED_TOP/scripts/check/check-tools.sh"
+	"$AFFSCHED_TOP/scripts/check/tools-check.sh"
 
 # --- KUnit under UML -----------------------------------------------------
 # The UML kernel builds in the background from here (the kernel tree no

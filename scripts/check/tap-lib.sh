@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # TAP helpers of the host-side check scripts (test-trace-summary.sh,
-# check-tools.sh); source it, do not run it.  The caller sets $tmp to a
+# tools-check.sh); source it, do not run it.  The caller sets $tmp to a
 # scratch directory.  check() numbers the results; tap_done prints the
 # "# N passed, N failed" line and returns non-zero if any failed.
 

@@ -3,7 +3,7 @@
 #
 # Run inside a guest (busybox sh) from /payload by scripts/bench/capture-samples.sh:
 # record what affsched does with fstime on one shared file (COPIES copies,
-# SECONDS s) with enable at 1, for the recorded samples of check-tools.sh
+# SECONDS s) with enable at 1, for the recorded samples of tools-check.sh
 # and the pictures in Documentation/images/.
 #
 # Prints, each line prefixed for the host to pick out:

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# check-models.sh - check the spin models in models/ exhaustively.
+# models-check.sh - check the spin models in models/ exhaustively.
 #
 # For each check: spin -a generates the verifier (pan.c) from the model
 # with the check's -D switches, gcc compiles it, and pan searches the whole
@@ -14,7 +14,7 @@
 #                 it, showing that the pass checks do reach the bound
 #   mutants:      the model with a planted bug; spin must find an error
 #
-# check-models.sh [--full]: make check runs the claims (every check below
+# models-check.sh [--full]: make check runs the claims (every check below
 # but those marked "full": the series' own configurations, every witness
 # and mutant, the base allocator under interrupts); --full (make
 # check-models-full) adds the larger configurations of the OSQ with two
@@ -38,7 +38,7 @@ FULL=0
 case "${1:-}" in
 "") ;;
 --full) FULL=1 ;;
-*) die "usage: check-models.sh [--full]" ;;
+*) die "usage: models-check.sh [--full]" ;;
 esac
 
 command -v spin >/dev/null 2>&1 ||
@@ -300,6 +300,6 @@ while [ $i -le $n ]; do
 	i=$((i + 1))
 done
 [ "$fail" -eq 0 ] && rm -rf "$work"
-[ $left -eq 0 ] || echo "# $left larger configurations left to check-models.sh --full (make check-models-full)"
+[ $left -eq 0 ] || echo "# $left larger configurations left to models-check.sh --full (make check-models-full)"
 echo "model checks: $pass passed, $fail failed ($((SECONDS - start)) s)"
 [ "$fail" -eq 0 ]

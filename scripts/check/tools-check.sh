@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# check-tools.sh - check the user tools: the kmod RPM, the trace timeline,
+# tools-check.sh - check the user tools: the kmod RPM, the trace timeline,
 # the benchmark picture and affsched-top.
 #
-# Usage: check-tools.sh [--no-rpm | --rpm FILE]
+# Usage: tools-check.sh [--no-rpm | --rpm FILE]
 #
 #   rpm:    scripts/tools/build-rpm.sh builds module/affsched.spec against
 #           build/obj/x86_64 (needs the built kernel); rpm -qlp lists
