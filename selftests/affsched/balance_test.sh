@@ -265,19 +265,43 @@ diag "enable 0: ${off_ms} ms: hogs $cpu of $offered ticks offered, $idle idle; $
 
 end_load fstime
 echo 1 >"$DIR/enable"
+# wait_placed: up to 30 s for a sub-domain; placed=1 if one appeared.
+wait_placed()
+{
+	placed=
+	i=0
+	while [ $i -lt 150 ]; do
+		[ -n "$(tr -d ' \n' <"$DIR/reserved")" ] && { placed=1; break; }
+		sleep 0.2
+		i=$((i + 1))
+	done
+}
+
+# not_placed LOG: why no sub-domain appeared, as far as debugfs shows.
+not_placed()
+{
+	diag "no sub-domain within 30 s: $(tr '\n' ';' <"$DIR/groups")"
+	diag "fstime copies running: $(grep -lx fstime /proc/[0-9]*/comm 2>/dev/null | wc -l); log: $(tail -n 3 "$1" | tr '\n' ' ')"
+	diag "stats: $(grep -E '^(contended|group_create|group_join|group_full) ' "$DIR/stats" | tr '\n' ' ')"
+}
+
+# With a hog on every CPU the copies' group can fail to get its first
+# estimate before the copies' passes end (seen in make check's 8-vCPU
+# arm64 guest: it stayed "forming" with no window closed).  What
+# test 1 measures needs a sub-domain, so the phase is started afresh
+# once, and the miss is shown.
 start_load on
-placed=
-i=0
-while [ $i -lt 150 ]; do
-	[ -n "$(tr -d ' \n' <"$DIR/reserved")" ] && { placed=1; break; }
-	sleep 0.2
-	i=$((i + 1))
-done
+wait_placed
+if [ -z "$placed" ]; then
+	not_placed "$WORK/on.log"
+	diag "starting the enable 1 phase again"
+	end_load fstime
+	start_load on2
+	wait_placed
+fi
 sleep 2
 if [ -z "$placed" ]; then
-	diag "no sub-domain within 30 s: $(tr '\n' ';' <"$DIR/groups")"
-	diag "fstime copies running: $(grep -lx fstime /proc/[0-9]*/comm 2>/dev/null | wc -l); log: $(tail -n 3 "$WORK/on.log" | tr '\n' ' ')"
-	diag "stats: $(grep -E '^(contended|group_create|group_join|group_full) ' "$DIR/stats" | tr '\n' ' ')"
+	not_placed "$WORK/on2.log"
 	cpu=0 offered=1 idle=0 calls=0 refused=0 span= elapsed_ms=1 held_ms=0 spun=0 woken=0
 else
 	measure held
