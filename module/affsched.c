@@ -15,7 +15,7 @@
  *   scope     the cgroup (v2 path) whose tasks may form groups, "/" for
  *             all tasks (rw)
  *
- * All state lives in the kernel (kernel/sched/affsched.c); this module only
+ * All state lives in the kernel (kernel/sched/affsched*.c); this module only
  * reads and writes it through the exported interface.  A write that is not
  * a valid value fails with -EINVAL and changes nothing.  Unloading the
  * module switches the feature off, restores the default tunables and the
@@ -44,7 +44,7 @@
 
 /*
  * The kernel interface is linked like any other: the functions exported by
- * kernel/sched/affsched.c, whose CRCs in Module.symvers (CONFIG_MODVERSIONS)
+ * kernel/sched/affsched*.c, whose CRCs in Module.symvers (CONFIG_MODVERSIONS)
  * the loader checks, so that a module built against another version of the
  * interface is refused ("disagrees about version of symbol") and one loaded
  * into a kernel without the series fails with "Unknown symbol".
