@@ -20,7 +20,9 @@
 #             kernels, sizeof(struct task_struct) against the base, W=1 on the objects the series touches (no warning the
 #             base does not have), the arm64 switch path's barriers counted
 #             against the base, the hooked functions' code with affsched off
-#             (off-cost.sh), module and selftests for both arches
+#             (off-cost.sh), the lock functions against the base's, NOPs
+#             aside (lock-paths.sh, both arches), module and selftests for
+#             both arches
 #   tools:    the kmod RPM, the trace and bench pictures, affsched-top
 #   KUnit:    under UML (kunit.py) and built into both guest kernels
 #   VMs:      the selftests in an x86_64 guest and an arm64 guest, the
@@ -528,6 +530,9 @@ sed -n 's/^SWITCH-BARRIERS /# arm64 switch path, static counts before->after: /p
 	"$logs/$(echo "$name" | tr -c 'A-Za-z0-9_.-' '_').log"
 t "arm64 with affsched off: hooks reach no affsched code, add no calls (objdump)" \
 	"$AFFSCHED_TOP/scripts/check/off-cost.sh"
+name="with affsched off the lock functions are the base's plus NOPs (objdump, x86_64 and arm64)"
+t "$name" "$AFFSCHED_TOP/scripts/check/lock-paths.sh"
+sed -n 's/^LOCK-PATHS /# lock paths: /p' "$logs/$(echo "$name" | tr -c 'A-Za-z0-9_.-' '_').log"
 for a in x86_64 arm64; do
 	t "$a module builds with W=1, no warnings" "$AFFSCHED_TOP/scripts/build/build-module.sh" "$a"
 	# MODVERSIONS: the module records the CRC of each affsched symbol it

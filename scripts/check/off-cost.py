@@ -84,30 +84,37 @@ def jump_sites(objdump, obj):
     return sites
 
 
-BRANCH = ('cbz', 'cbnz', 'tbz', 'tbnz')
+# How each instruction set ends a block, jumps and branches (reachable()).
+ARM64 = {'stop': ('ret', 'br', 'eret', 'brk', 'udf'), 'jump': ('b',),
+         'cond': lambda mn: mn.startswith('b.') or mn in ('cbz', 'cbnz', 'tbz', 'tbnz')}
+X86 = {'stop': ('ret', 'retq', 'ud2', 'int3', 'hlt'), 'jump': ('jmp', 'jmpq'),
+       'cond': lambda mn: mn.startswith('j') and mn not in ('jmp', 'jmpq')}
 
 
-def reachable(insns, sites):
+def reachable(insns, sites, isa=ARM64):
     """Addresses reachable from the entry.  @sites maps a jump-label site's
     address to its target, or to None for an affsched site, which is a NOP
-    with the keys off and only falls through."""
+    with the keys off and only falls through.  A jump with a relocation
+    leaves the function (a tail call, or x86's return thunk); so does an
+    indirect one."""
     index = {a: i for i, (a, _, _, _) in enumerate(insns)}
     seen, todo = set(), [insns[0][0]]
     while todo:
         i = index.get(todo.pop())
         while i is not None and insns[i][0] not in seen:
-            addr, mn, ops, _ = insns[i]
+            addr, mn, ops, rel = insns[i]
             seen.add(addr)
             if addr in sites and sites[addr] is not None:
                 todo.append(sites[addr])
             m = TARGET.search(ops)
-            dest = int(m.group(1), 16) if m else None
-            if mn in ('ret', 'br', 'eret', 'brk', 'udf') or (mn == 'b' and dest is None):
+            dest = int(m.group(1), 16) if m and not rel and '*' not in ops else None
+            if mn in isa['stop']:
                 break
-            if mn == 'b':
-                todo.append(dest)
+            if mn in isa['jump']:
+                if dest is not None:
+                    todo.append(dest)
                 break
-            if dest is not None and (mn.startswith('b.') or mn in BRANCH):
+            if dest is not None and isa['cond'](mn):
                 todo.append(dest)
             i = i + 1 if i + 1 < len(insns) else None
     return seen

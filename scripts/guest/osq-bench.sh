@@ -9,7 +9,7 @@
 # Configurations, in this order in every round (alternating):
 #   none      osq_lock.prev_cpu N, osq_numa_bound 0, spin_cap 0
 #   prev_cpu  osq_lock.prev_cpu Y only (its default)
-#   numa      osq_numa_bound 4 only (the default: the NUMA-aware hand-off
+#   numa      osq_numa_bound 4 only (default 0: the NUMA-aware hand-off
 #             for a group's members)
 #   cap       spin_cap 1024 only (the hold-ratio estimate's n - 1)
 #   all       the three together (spin_cap is off by default)

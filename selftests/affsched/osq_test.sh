@@ -10,7 +10,7 @@
 #      lock events move (off means off)
 #   2. enable 1, spin_cap 0, osq_numa_bound 0: spin time counted, no
 #      hand-off counted or turn passed, no spinner capped
-#   3. affsched's osq_numa_bound 4, the default (needs 2 or more NUMA
+#   3. affsched's osq_numa_bound 4 (default 0, off; needs 2 or more NUMA
 #      nodes): members pass turns to spinners on the releaser's node
 #      (osq_numa_pass > 0 in one of up to OSQ_TEST_TRIES runs, default 8)
 #   4. enable 0, osq_lock.numa_bound 4: the locking code's own hand-off
