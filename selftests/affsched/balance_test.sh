@@ -26,7 +26,14 @@
 #      the guest's ticks), the bar is a quarter of enable 0's fraction.
 #   3. the balancer's refusals (lb_refused) stay below 25 per CPU and
 #      second: the balancer does not pick the sub-domain as busiest
-#   4. a node whose first CPU is reserved still balances busy at the top
+#   4. with the group placed, all CPUs together idle at most 2 % of the
+#      time over 4 s: the hogs keep every CPU outside the sub-domain busy
+#      and the members the CPUs inside it
+#   5. every copy stopped (SIGSTOP) for 4 s: all CPUs idle at most 2 % of
+#      the time; the group goes idle, its sub-domain is released and its
+#      CPUs take the hogs that waited elsewhere (the time until the
+#      resumed copies are placed again is shown, not checked)
+#   6. a node whose first CPU is reserved still balances busy at the top
 #      sched domain: the copies, started afresh under taskset -c 0-1,4-5,
 #      get a sub-domain within those CPUs (a carve of all 4 confines
 #      nothing and is not made); while it holds a node's first CPU (of 2
@@ -80,7 +87,7 @@ if [ ! -x "$BIN/fstime" ] || [ "$(nproc)" -lt 4 ]; then
 	echo "1..0 # SKIP needs $BIN/fstime and 4 CPUs"
 	exit 4
 fi
-echo "1..4"
+echo "1..6"
 mkdir -p "$WORK"
 ncpu=$(nproc)
 if [ -w "$SCHEDSTATS" ]; then
@@ -341,7 +348,50 @@ errs=
 	errs="$refused refusals in $elapsed_ms ms on $ncpu CPUs;"
 result "$errs" "the balancer's refusals stay below 25 per CPU and second"
 
-# --- 4. busy balancing beside a node's reserved first CPU ----------------
+# --- 4, 5. no CPU idles while the hogs wait ------------------------------
+# all_idle: the idle and iowait time of all CPUs together (/proc/stat's
+# cpu line, USER_HZ ticks).
+all_idle() { awk '/^cpu / { print $5 + $6; exit }' /proc/stat; }
+# idle_over SECS: sleep SECS s; idle_pm is then the permille of all CPUs'
+# time they idled meanwhile, and res the reserved CPUs at its end.
+idle_over()
+{
+	_i0=$(all_idle) _t0=$(now_ms)
+	sleep "$1"
+	_i1=$(all_idle) _t1=$(now_ms)
+	idle_pm=$(( (_i1 - _i0) * 1000 * 1000 / (ncpu * (_t1 - _t0) * 100) ))
+	res=$(tr -d ' \n' <"$DIR/reserved")
+}
+res0=$(tr -d ' \n' <"$DIR/reserved")
+idle_over 4
+diag "placed copies beside the hogs: all CPUs idle $idle_pm permille over 4 s; reserved ${res0:-none}, then ${res:-none}"
+errs=
+[ "$idle_pm" -le 20 ] || errs="the CPUs idled $idle_pm permille of the time;"
+result "$errs" "beside a placed group the CPUs idle at most 2 % of the time"
+
+# Every copy stopped: the group goes idle and its sub-domain is released
+# (idle_windows windows, then the worker's pass); meanwhile its CPUs take
+# the hogs that wait elsewhere.  Then the copies go on, and the time until
+# their group is placed again is shown (not a target of this test).
+copies=$(named fstime)
+# shellcheck disable=SC2086
+kill -STOP $copies 2>/dev/null
+idle_over 4
+diag "copies stopped: all CPUs idle $idle_pm permille over 4 s; reserved then ${res:-none}"
+errs=
+[ "$idle_pm" -le 20 ] || errs="the CPUs idled $idle_pm permille of the time;"
+result "$errs" "with the copies stopped the CPUs idle at most 2 % of the time"
+t0=$(now_ms)
+# shellcheck disable=SC2086
+kill -CONT $copies 2>/dev/null
+i=0
+while [ $i -lt 50 ] && [ -z "$(tr -d ' \n' <"$DIR/reserved")" ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+diag "copies resumed: reserved $(tr -d ' \n' <"$DIR/reserved") after $(( $(now_ms) - t0 )) ms (5 s at most)"
+
+# --- 6. busy balancing beside a node's reserved first CPU ----------------
 # Each CPU's busy balancing passes at its top sched domain, as "cpuN P".
 top_passes()
 {
