@@ -22,6 +22,8 @@
 #   make base, make apply, make export   (the kernel tree and patches/)
 #   make check-models-full  the spin models' larger configurations too
 #                (make check runs the claims: scripts/check/models-check.sh)
+#   make kunit   the KUnit suites under UML with kunit.py (make check runs
+#                them built into its guest kernels)
 #   make bisect-link  every prefix of the series builds and links a whole
 #                ARCH kernel (make check compiles each prefix's objects and
 #                links only the series' ends)
@@ -76,10 +78,13 @@ check-models-full:
 	scripts/build/deps.sh
 	scripts/check/models-check.sh --full
 
+kunit: apply
+	scripts/check/kunit-uml.sh run
+
 bisect-link: apply
 	scripts/check/bisect-objects.sh --link $(ARCH)
 
 clean:
 	rm -rf build
 
-.PHONY: demo check bench overhead rpm base apply export kernel module selftests bisect-link check-models-full clean
+.PHONY: demo check bench overhead rpm base apply export kernel module selftests kunit bisect-link check-models-full clean

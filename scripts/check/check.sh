@@ -24,7 +24,10 @@
 #             aside (lock-paths.sh, both arches), module and selftests for
 #             both arches
 #   tools:    the kmod RPM, the trace and bench pictures, affsched-top
-#   KUnit:    under UML (kunit.py) and built into both guest kernels
+#   KUnit:    built into the guest kernels (both arches, plain and debug),
+#             parsed from their consoles with kunit.py parse; the same
+#             suites under UML are make kunit (a whole UML kernel to build:
+#             25 min of a core beside this, for the same tests)
 #   VMs:      the selftests in an x86_64 guest and an arm64 guest, the
 #             hold-ratio known answer enforced in an instruction-counted
 #             arm64 guest, both arches again under the debug config, and
@@ -62,6 +65,7 @@ t() {
 		fail=$((fail + 1))
 		echo "not ok $n - $name ($((SECONDS - start))s, log: $log)"
 		tail -n 25 "$log" | sed 's/^/#   /'
+		{ echo "not ok $n - $name"; tail -n 8 "$log" | sed 's/^/#   /'; } >>"$logs/failed.txt"
 	fi
 	took $((SECONDS - start)) "$name"
 }
@@ -80,6 +84,7 @@ record() {
 	else
 		fail=$((fail + 1))
 		echo "not ok $n - $1"
+		echo "not ok $n - $1" >>"$logs/failed.txt"
 	fi
 }
 
@@ -184,6 +189,12 @@ finish() {
 		bg_join "$p"
 	done
 	stage ""
+	# Again at the end, where a log cut to its head and tail still shows
+	# them: every failure, with its last lines or its checks' diagnostics.
+	if [ -s "$logs/failed.txt" ]; then
+		echo "# failures, again:"
+		head -n 80 "$logs/failed.txt" | sed 's/^/# /'
+	fi
 	echo "# stage wall times (s; background jobs ran beside them):"
 	sed 's/^/#   /' "$logs/stages.txt"
 	echo "# slowest steps (s):"
@@ -550,13 +561,6 @@ stage tools
 t "user tools: kmod RPM, trace timeline and bench PNGs, affsched-top" \
 	"$AFFSCHED_TOP/scripts/check/tools-check.sh"
 
-# --- KUnit under UML -----------------------------------------------------
-# The UML kernel builds in the background from here (the kernel tree no
-# longer changes branch); its tests run in the foreground at the end, where
-# kunit.py's timeout cannot expire on a starved CPU.
-kunit_name="KUnit under UML builds (kunit.py build)"
-bg "$kunit_name" "$AFFSCHED_TOP/scripts/check/kunit-uml.sh" build
-
 # --- guests --------------------------------------------------------------
 # The guests' kernels that are not built yet build in the background while
 # a single-threaded guest runs: the x86_64 debug kernel beside the x86_64
@@ -585,6 +589,10 @@ record_selftests() {
 	while read -r _ name st; do
 		[ "$st" -eq 0 ] || sed -En "/^# ---- $name(:|$)/,/^AFFSCHED-TEST $name /p" "$out" | sed 's/^/#   /'
 		record "$tag selftest $name$suffix" "$st"
+		# For the recap: each failed check with the diagnostics around it.
+		[ "$st" -eq 0 ] ||
+			sed -En "/^# ---- $name(:|$)/,/^AFFSCHED-TEST $name /p" "$out" |
+			grep -B3 -A3 '^not ok' | head -n 24 | sed 's/^/#   /' >>"$logs/failed.txt"
 	done < <(grep '^AFFSCHED-TEST ' "$out")
 	echo "# $tag selftest times (s): $(sed -n 's/^# ---- \(.*\) took \([0-9]*\) s$/\1 \2,/p' "$out" | tr '\n' ' ')"
 }
@@ -627,10 +635,16 @@ guest() {
 	echo "$kunit" >"$logs/kunit-$tag.log"
 	# A suite that crashed part-way still ends "N tests run. 0 failed. 0
 	# crashed." with its remaining cases uncounted: its [CRASHED] line fails.
+	# Each of the series' suites must have run and passed: make check has
+	# no other KUnit run (make kunit is the same suites under UML).
 	echo "$kunit" | grep -q 'Testing complete\. [1-9][0-9]* tests run\. 0 failed\. 0 crashed\.' &&
-		! echo "$kunit" | grep -qE '\[(CRASHED|FAILED)\]'
+		! echo "$kunit" | grep -qE '\[(CRASHED|FAILED)\]' &&
+		(for suite in affsched affsched_groups affsched_topology; do
+			echo "$kunit" | sed 's/\x1b\[[0-9;]*m//g' |
+				grep -q "\[PASSED\] $suite =" || exit 1
+		done)
 	st=$?
-	record "$tag KUnit built in, parsed from the console" $st
+	record "$tag KUnit built in (suites affsched, affsched_groups, affsched_topology), parsed from the console" $st
 	# What failed, in the check's own output: CI keeps nothing else.
 	[ $st = 0 ] || echo "$kunit" | sed 's/\x1b\[[0-9;]*m//g' |
 		grep -E 'FAILED|CRASHED|EXPECTATION|ASSERTION|Expected|but |rror|Testing complete' |
@@ -744,8 +758,6 @@ t "arm64 debug module builds" "$AFFSCHED_TOP/scripts/build/build-module.sh" arm6
 guest arm64 debug
 
 stage "background jobs' ends"
-bg_join "$kunit_name"
-t "KUnit under UML (kunit.py exec)" "$AFFSCHED_TOP/scripts/check/kunit-uml.sh" exec
 bg_join "$spin_name"
 bg_join "$prefix_name"
 finish

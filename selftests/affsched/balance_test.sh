@@ -399,6 +399,24 @@ top_passes()
 		/^domain/ { p[cpu] = $11 - $12 + $17 + $18 }
 		END { for (c in p) print c, p[c] }' /proc/schedstat
 }
+# top_raw: each CPU's top-domain schedstat fields, "cpuN F1 .. F24".
+top_raw()
+{
+	awk '/^cpu[0-9]/ { cpu = $1 }
+		/^domain/ { l[cpu] = $0 }
+		END { for (c in l) { split(l[c], f, " ")
+			s = c; for (i = 3; i <= 26; i++) s = s " " f[i]
+			print s } }' /proc/schedstat | sort -k1.4n
+}
+# top_delta BEFORE AFTER: per CPU, the busy load_balance() calls at the top
+# domain, those that ended balanced, found no busiest queue or group, and
+# the idle calls, between the top_raw files BEFORE and AFTER.
+top_delta()
+{
+	awk 'NR == FNR { for (i = 2; i <= NF; i++) b[$1, i] = $i; next }
+		{ for (i = 2; i <= NF; i++) v[i] = $i - b[$1, i]
+		  printf " %s %d/%d/%d/%d;%d", $1, v[10], v[11], v[16], v[17], v[2] }' "$1" "$2"
+}
 # node_cpus: each NUMA node's CPU list, one per line.
 node_cpus()
 {
@@ -438,6 +456,7 @@ else
 	t0=$(now_ms) t=$t0 q_ms=0 passes=0 ncpus=0 seen=
 	list=$(tr -d ' \n' <"$DIR/reserved")
 	top_passes >"$WORK/tp0"
+	top_raw >"$WORK/raw0"
 	while [ $q_ms -lt 4000 ] && [ $((t - t0)) -lt 40000 ]; do
 		sleep 0.5
 		top_passes >"$WORK/tp1"
@@ -455,6 +474,8 @@ else
 		mv "$WORK/tp1" "$WORK/tp0"
 		t=$now list=$l
 	done
+	top_raw >"$WORK/raw1"
+	diag "top domain per CPU over the whole phase (busy: count balanced nobusyq nobusyg; idle count):$(top_delta "$WORK/raw0" "$WORK/raw1")"
 	top=$(ls -d /proc/sys/kernel/sched_domain/cpu0/domain[0-9]* 2>/dev/null | tail -n 1)
 	floor=0
 	[ -r "$top/max_interval" ] &&

@@ -45,7 +45,7 @@
 BIN=$(dirname "$0")
 WORK=${TMPDIR:-/tmp}/affsched-place.$$
 # The debug kernels (AFFSCHED_DEBUG_KERNEL, set by guest/selftests.sh) run
-# every lock path under lockdep and KASAN, many times slower: 8 copies
+# every lock path under lockdep and KASAN, or KCSAN, many times slower: 8 copies
 # still form a group that is placed, and leave the sampler and the
 # hotplug steps the CPU time to keep within their bounds.
 if [ -n "${AFFSCHED_DEBUG_KERNEL:-}" ]; then
