@@ -639,9 +639,11 @@ guest() {
 	# no other KUnit run (make kunit is the same suites under UML).
 	echo "$kunit" | grep -q 'Testing complete\. [1-9][0-9]* tests run\. 0 failed\. 0 crashed\.' &&
 		! echo "$kunit" | grep -qE '\[(CRASHED|FAILED)\]' &&
-		(for suite in affsched affsched_groups affsched_topology; do
-			echo "$kunit" | sed 's/\x1b\[[0-9;]*m//g' |
-				grep -q "\[PASSED\] $suite =" || exit 1
+		(plain=$(sed 's/\x1b\[[0-9;]*m//g' <<<"$kunit")
+		# No pipe into grep -q: under pipefail a writer cut off by its
+		# early exit (SIGPIPE) would fail the check.
+		for suite in affsched affsched_groups affsched_topology; do
+			grep -q "\[PASSED\] $suite =" <<<"$plain" || exit 1
 		done)
 	st=$?
 	record "$tag KUnit built in (suites affsched, affsched_groups, affsched_topology), parsed from the console" $st

@@ -25,11 +25,16 @@ karch "$arch" >/dev/null
 obj=$BUILD/obj/$arch
 [ -f "$obj/.config" ] || die "no built $arch kernel in $obj (scripts/build/build-kernel.sh $arch)"
 
-mapfile -t main_nums < <(series_list "$PATCHES/series" | sed 's/-.*//')
+# The series' patch numbers, looked up without a pipe: under pipefail,
+# "printf ... | grep -q" fails when grep exits before printf has written
+# everything (SIGPIPE), which once counted a series patch as OLK-only.
+declare -A in_series
+while IFS= read -r p; do
+	in_series[${p%%-*}]=1
+done < <(series_list "$PATCHES/series")
 only=()
 while IFS= read -r p; do
-	n=${p%%-*}
-	printf '%s\n' "${main_nums[@]}" | grep -qx "$n" || only+=("$PATCHES/$OLK_DIR/$p")
+	[ -n "${in_series[${p%%-*}]:-}" ] || only+=("$PATCHES/$OLK_DIR/$p")
 done < <(series_list "$PATCHES/$OLK_DIR/series")
 [ ${#only[@]} -gt 0 ] || die "no OLK-5.10-only patch in patches/$OLK_DIR"
 
