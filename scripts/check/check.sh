@@ -26,8 +26,8 @@
 #   tools:    the kmod RPM, the trace and bench pictures, affsched-top
 #   KUnit:    built into the guest kernels (both arches, plain and debug),
 #             parsed from their consoles with kunit.py parse; the same
-#             suites under UML are make kunit (a whole UML kernel to build:
-#             25 min of a core beside this, for the same tests)
+#             suites under UML are make kunit (a whole UML kernel to build
+#             for the same tests; Documentation/results.rst has its cost)
 #   VMs:      the selftests in an x86_64 guest and an arm64 guest, the
 #             hold-ratio known answer enforced in an instruction-counted
 #             arm64 guest, both arches again under the debug config, and

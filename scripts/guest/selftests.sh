@@ -15,8 +15,7 @@
 # and placement tests; the host reads the KCSAN reports off the console.
 # Like the debug kernels, KCSAN's kernel instruments every memory access
 # and runs many times slower, so placement and groups run there with the
-# debug kernels' bounds (AFFSCHED_DEBUG_KERNEL): a hog unpinned from a
-# reserved CPU took 2.6 s of the plain kernels' 5 s bound to leave it.
+# debug kernels' bounds (AFFSCHED_DEBUG_KERNEL).
 # The arm64 debug guest leaves out placement and scope: their code
 # is the same on both arches and runs under lockdep and KASAN in the x86_64
 # debug guest; arm64's own paths (the lock hooks with LSE atomics, OSQ,

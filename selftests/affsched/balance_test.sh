@@ -52,9 +52,8 @@
 #      copies started afresh: in the multi-threaded TCG arm64 guest a
 #      vCPU at times went on for a whole attempt doing what the kernel
 #      does with affsched off (the CPU after a reserved first CPU never
-#      passing, the reserved one passing for its node: 4 of 11 runs, make
-#      check's and CI's included), while the other vCPUs did what it does
-#      on.  Running code from before the static key was patched would do
+#      passing, the reserved one passing for its node), while the other
+#      vCPUs did what it does on (Documentation/results.rst has the runs).  Running code from before the static key was patched would do
 #      that (QEMU 7.2's multi-threaded TCG does so after x86 static key
 #      patching, Documentation/results.rst); that is suspected, not
 #      shown.  Each CPU's top-domain counts are printed for that reason.
